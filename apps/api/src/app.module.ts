@@ -1,0 +1,26 @@
+import { AuthModule } from '@app/auth';
+import {
+  ConfigModule,
+  DatabaseModule,
+  OpsModule,
+  RateLimitModule,
+  type AppConfig,
+} from '@app/core';
+import { DynamicModule, Module } from '@nestjs/common';
+
+/** The HTTP application. Built from a parsed config so tests can start it with their own. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(),
+        RateLimitModule,
+        OpsModule,
+        AuthModule,
+      ],
+    };
+  }
+}

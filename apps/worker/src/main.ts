@@ -1,0 +1,21 @@
+import { ConfigError, JsonLogger, loadConfig } from '@app/core';
+import { NestFactory } from '@nestjs/core';
+import { WorkerModule } from './worker.module';
+
+/** A worker process without HTTP: scale these out separately from the API (see README). */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = new JsonLogger(config.logLevel);
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger });
+  app.enableShutdownHooks();
+  logger.log('Worker started', 'Main');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    error instanceof ConfigError
+      ? `${error.message}\n`
+      : `Worker start-up failed: ${String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+// Two projects: unit specs beside the code, end-to-end specs in test/.
+// tsconfig sets isolatedModules, so ts-jest only transpiles; `npm run typecheck` type-checks once.
+const moduleNameMapper = {
+  '^@app/core$': '<rootDir>/libs/core/src',
+  '^@app/core/(.*)$': '<rootDir>/libs/core/src/$1',
+  '^@app/auth$': '<rootDir>/libs/auth/src',
+  '^@app/auth/(.*)$': '<rootDir>/libs/auth/src/$1',
+};
+const transform = { '^.+\\.ts$': ['ts-jest', {}] };
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      transform,
+      moduleNameMapper,
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+      moduleNameMapper,
+      testTimeout: 60000,
+    },
+  ],
+};

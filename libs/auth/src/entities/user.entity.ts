@@ -1,0 +1,22 @@
+import { AuditedEntity, type OrganisationRole } from '@app/core';
+import { Column, Entity } from 'typeorm';
+
+@Entity({ name: 'app_user' })
+export class User extends AuditedEntity {
+  @Column({ name: 'organisation_id', type: 'varchar', length: 36 })
+  organisationId!: string;
+
+  /** Stored lower-cased: sign-in is case-insensitive on the e-mail address. */
+  @Column({ type: 'varchar', length: 320 })
+  email!: string;
+
+  @Column({ name: 'password_hash', type: 'varchar', length: 255 })
+  passwordHash!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  role!: OrganisationRole;
+
+  /** Set when the user was removed from the organisation; they can no longer sign in. */
+  @Column({ name: 'removed_time', type: 'datetime', precision: 3, nullable: true })
+  removedTime!: Date | null;
+}

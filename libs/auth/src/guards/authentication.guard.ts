@@ -1,0 +1,87 @@
+import {
+  AUTH_POLICY,
+  ForbiddenError,
+  UnauthorizedError,
+  type AppRequest,
+  type AuthPolicy,
+  type Principal,
+} from '@app/core';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard, type IAuthModuleOptions } from '@nestjs/passport';
+import { API_KEY_HEADER, API_KEY_STRATEGY } from './api-key.strategy';
+import { JWT_STRATEGY } from './jwt.strategy';
+
+const PASSPORT_OPTIONS: IAuthModuleOptions = { session: false, property: 'principal' };
+
+class BearerTokenGuard extends AuthGuard(JWT_STRATEGY) {
+  override getAuthenticateOptions(): IAuthModuleOptions {
+    return PASSPORT_OPTIONS;
+  }
+
+  override handleRequest<TUser = Principal>(
+    error: unknown,
+    principal: unknown,
+    info: unknown,
+  ): TUser {
+    // `error` is set only when looking the user up failed (e.g. the database is down).
+    if (error) throw error as Error;
+    if (principal) return principal as TUser;
+    const reason = (info as { name?: string } | undefined)?.name;
+    throw new UnauthorizedError(
+      reason === 'TokenExpiredError' ? 'Bearer token has expired' : 'Bearer token is invalid',
+    );
+  }
+}
+
+class ApiKeyGuard extends AuthGuard(API_KEY_STRATEGY) {
+  override getAuthenticateOptions(): IAuthModuleOptions {
+    return PASSPORT_OPTIONS;
+  }
+
+  override handleRequest<TUser = Principal>(error: unknown, principal: unknown): TUser {
+    if (error) throw error as Error;
+    if (principal) return principal as TUser;
+    throw new ForbiddenError('Invalid API key');
+  }
+}
+
+/**
+ * The one global guard. Routes declare `@Public()` or `@Authenticated()`; a route that
+ * declares nothing is treated as authenticated. A request carries an `api-key` header or a
+ * bearer token: none is a 401, a bad key a 403 (spec, Authentication).
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  private readonly bearer = new BearerTokenGuard();
+  private readonly apiKey = new ApiKeyGuard();
+
+  constructor(private readonly reflector: Reflector) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const policy = this.reflector.getAllAndOverride<AuthPolicy | undefined>(AUTH_POLICY, [
+      context.getHandler(),
+      context.getClass(),
+    ]) ?? { kind: 'authenticated' };
+    if (policy.kind === 'public') return true;
+
+    const request = context.switchToHttp().getRequest<AppRequest>();
+    if (request.headers[API_KEY_HEADER] !== undefined) {
+      await this.apiKey.canActivate(context);
+    } else if (request.headers.authorization !== undefined) {
+      if (!/^Bearer\s+\S+$/i.test(request.headers.authorization)) {
+        throw new UnauthorizedError('Authorization header must be "Bearer <token>"');
+      }
+      await this.bearer.canActivate(context);
+    } else {
+      throw new UnauthorizedError('Send a bearer token or an api-key header');
+    }
+
+    const principal = request.principal;
+    if (principal === undefined) throw new UnauthorizedError();
+    if (policy.roles !== undefined && !policy.roles.includes(principal.role)) {
+      throw new ForbiddenError(`This operation needs one of the roles: ${policy.roles.join(', ')}`);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,272 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Every setting the service reads, parsed once at boot from the environment.
+ * Variable names follow DESIGN.md §5; `.env.example` documents each one.
+ */
+export interface AppConfig {
+  port: number;
+  publicBaseUrl: string;
+  /** Proxy hops in front of the service whose X-Forwarded-For is trusted (for client IPs). */
+  trustProxyHops: number;
+  logLevel: LogLevel;
+  database: DatabaseConfig;
+  jwt: JwtConfig;
+  bootstrapAdmin: { email?: string; password?: string };
+  worker: { enabled: boolean; schedulerIntervalMs: number };
+  storage: StorageConfig;
+  upload: { maxBytes: number; buckets: string[] };
+  rateLimit: { perMinute: number; redisUrl?: string };
+  walletA: WalletAConfig;
+  walletB: WalletBConfig;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string; migrateOnStart: boolean }
+  | { type: 'mysql'; url: string; migrateOnStart: boolean; poolSize: number };
+
+export interface JwtConfig {
+  /** HS256 secret used to sign and verify the tokens issued by `POST /v1/auth/login`. */
+  secret: string;
+  /** True when no JWT_SECRET was configured and a random one was made for this process. */
+  secretGenerated: boolean;
+  /** PEM public key of an identity provider whose RS256/ES256 tokens are also accepted. */
+  publicKey?: string;
+  expiresInSeconds: number;
+}
+
+export interface StorageConfig {
+  driver: 'local' | 's3';
+  dir: string;
+  s3: {
+    endpoint?: string;
+    region?: string;
+    bucketPrefix: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+  };
+}
+
+export interface WalletAConfig {
+  passTypeId: string;
+  teamId: string;
+  certPath?: string;
+  keyPath?: string;
+  wwdrPath?: string;
+  apnsUrl: string;
+  apnsKeyPath?: string;
+  apnsKeyId?: string;
+}
+
+export interface WalletBConfig {
+  issuerId: string;
+  serviceAccountPath?: string;
+  apiUrl: string;
+  callbackKeysUrl: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Collects every problem before failing, so one boot shows all that is wrong. */
+class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback: string): string {
+    return this.optional(name) ?? fallback;
+  }
+
+  optional(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return fallback;
+  }
+
+  url(name: string, fallback: string | undefined, protocols: string[]): string | undefined {
+    const raw = this.optional(name) ?? fallback;
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${raw}")`);
+      }
+    } catch {
+      this.problems.push(`${name} must be a URL (got "${raw}")`);
+    }
+    return raw.replace(/\/+$/, '');
+  }
+
+  list(name: string, fallback: string[]): string[] {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const values = raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    if (values.length === 0) this.problems.push(`${name} must list at least one value`);
+    return values;
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const read = new EnvReader(env);
+
+  const dbType = read.oneOf('DB_TYPE', ['sqlite', 'mysql'] as const, 'sqlite');
+  const migrateOnStart = read.bool('DB_MIGRATE_ON_START', true);
+  let database: DatabaseConfig;
+  if (dbType === 'mysql') {
+    const url = read.url('DB_URL', undefined, ['mysql:', 'mariadb:']);
+    if (url === undefined) read.problems.push('DB_URL is required when DB_TYPE=mysql');
+    database = {
+      type: 'mysql',
+      url: url ?? '',
+      migrateOnStart,
+      poolSize: read.int('DB_POOL_SIZE', 10, 1, 500),
+    };
+  } else {
+    database = {
+      type: 'sqlite',
+      path: read.string('DB_PATH', './data/wallet.sqlite'),
+      migrateOnStart,
+    };
+  }
+
+  const configuredSecret = read.optional('JWT_SECRET');
+  if (configuredSecret !== undefined && configuredSecret.length < 32) {
+    read.problems.push('JWT_SECRET must be at least 32 characters long');
+  }
+  const jwtPublicKey = read.optional('JWT_PUBLIC_KEY');
+  if (jwtPublicKey !== undefined && !jwtPublicKey.includes('BEGIN PUBLIC KEY')) {
+    read.problems.push('JWT_PUBLIC_KEY must be a PEM public key ("-----BEGIN PUBLIC KEY-----")');
+  }
+
+  const bootstrapEmail = read.optional('BOOTSTRAP_ADMIN_EMAIL');
+  const bootstrapPassword = read.optional('BOOTSTRAP_ADMIN_PASSWORD');
+  if ((bootstrapEmail === undefined) !== (bootstrapPassword === undefined)) {
+    read.problems.push('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
+  }
+  if (bootstrapPassword !== undefined && bootstrapPassword.length < 8) {
+    read.problems.push('BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters long');
+  }
+
+  const config: AppConfig = {
+    port: read.int('PORT', 3000, 0, 65535),
+    trustProxyHops: read.int('TRUST_PROXY_HOPS', 0, 0, 10),
+    publicBaseUrl: read.url('PUBLIC_BASE_URL', 'http://localhost:3000', ['http:', 'https:'])!,
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    database,
+    jwt: {
+      secret: configuredSecret ?? randomBytes(48).toString('base64url'),
+      secretGenerated: configuredSecret === undefined,
+      publicKey: jwtPublicKey?.replace(/\\n/g, '\n'),
+      expiresInSeconds: read.int('JWT_EXPIRES_IN_SECONDS', 3600, 60, 7 * 24 * 3600),
+    },
+    bootstrapAdmin: { email: bootstrapEmail, password: bootstrapPassword },
+    worker: {
+      enabled: read.bool('WORKER_ENABLED', true),
+      schedulerIntervalMs: read.int('SCHEDULER_INTERVAL_MS', 5000, 100, 15 * 60 * 1000),
+    },
+    storage: {
+      driver: read.oneOf('STORAGE_DRIVER', ['local', 's3'] as const, 'local'),
+      dir: read.string('STORAGE_DIR', './data/uploads'),
+      s3: {
+        endpoint: read.url('S3_ENDPOINT', undefined, ['http:', 'https:']),
+        region: read.optional('S3_REGION'),
+        bucketPrefix: read.string('S3_BUCKET_PREFIX', ''),
+        accessKeyId: read.optional('S3_ACCESS_KEY_ID'),
+        secretAccessKey: read.optional('S3_SECRET_ACCESS_KEY'),
+      },
+    },
+    upload: {
+      maxBytes: read.int('UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+      buckets: read.list('UPLOAD_BUCKETS', ['pass-assets', 'campaign-assets']),
+    },
+    rateLimit: {
+      perMinute: read.int('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+      redisUrl: read.url('REDIS_URL', undefined, ['redis:', 'rediss:']),
+    },
+    walletA: {
+      passTypeId: read.string('WALLET_A_PASS_TYPE_ID', 'pass.com.example.wallet-pass-service'),
+      teamId: read.string('WALLET_A_TEAM_ID', 'DEVTEAM000'),
+      certPath: read.optional('WALLET_A_CERT'),
+      keyPath: read.optional('WALLET_A_KEY'),
+      wwdrPath: read.optional('WALLET_A_WWDR'),
+      apnsUrl: read.url('WALLET_A_APNS_URL', 'https://api.push.apple.com', ['http:', 'https:'])!,
+      apnsKeyPath: read.optional('WALLET_A_APNS_KEY'),
+      apnsKeyId: read.optional('WALLET_A_APNS_KEY_ID'),
+    },
+    walletB: {
+      issuerId: read.string('WALLET_B_ISSUER_ID', '3388000000000000000'),
+      serviceAccountPath: read.optional('WALLET_B_SERVICE_ACCOUNT'),
+      apiUrl: read.url('WALLET_B_API_URL', 'https://walletobjects.googleapis.com', [
+        'http:',
+        'https:',
+      ])!,
+      callbackKeysUrl: read.url(
+        'WALLET_B_CALLBACK_KEYS_URL',
+        'https://pay.google.com/gp/m/issuer/keys',
+        ['http:', 'https:'],
+      )!,
+    },
+  };
+
+  if (config.storage.driver === 's3' && config.storage.s3.region === undefined) {
+    read.problems.push('S3_REGION is required when STORAGE_DRIVER=s3');
+  }
+  if ((config.walletA.apnsKeyPath === undefined) !== (config.walletA.apnsKeyId === undefined)) {
+    read.problems.push('WALLET_A_APNS_KEY and WALLET_A_APNS_KEY_ID must be set together');
+  }
+
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}
+
+/** Injection token for the parsed {@link AppConfig}. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config';
+import { MIGRATIONS } from './migrations';
+
+type EntityList = NonNullable<DataSourceOptions['entities']>;
+
+/**
+ * One description of the database for the app, the worker, the TypeORM CLI and the tests.
+ * `synchronize` is never on: the schema comes only from migrations.
+ */
+export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): DataSourceOptions {
+  const common = {
+    entities,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+  } as const;
+
+  if (db.type === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      url: db.url,
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      poolSize: db.poolSize,
+      extra: { connectTimeout: 5000 },
+    };
+  }
+
+  if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: db.path,
+    // WAL lets readers go on while one writer writes; busy_timeout waits out short write locks.
+    prepareDatabase: (connection: { pragma(sql: string): unknown }) => {
+      connection.pragma('journal_mode = WAL');
+      connection.pragma('busy_timeout = 5000');
+      connection.pragma('foreign_keys = ON');
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { TableColumnOptions } from 'typeorm';
+
+/**
+ * Column builders for migrations. Migrations use TypeORM's QueryRunner schema API so the same
+ * file runs on SQLite and MySQL/MariaDB; these keep the shared shapes identical everywhere.
+ */
+export const idColumn = (): TableColumnOptions => ({
+  name: 'id',
+  type: 'varchar',
+  length: '36',
+  isPrimary: true,
+});
+
+export const refColumn = (name: string, nullable = false): TableColumnOptions => ({
+  name,
+  type: 'varchar',
+  length: '36',
+  isNullable: nullable,
+});
+
+export const stringColumn = (
+  name: string,
+  length: number,
+  nullable = false,
+): TableColumnOptions => ({
+  name,
+  type: 'varchar',
+  length: String(length),
+  isNullable: nullable,
+});
+
+export const timeColumn = (name: string, nullable = false): TableColumnOptions => ({
+  name,
+  type: 'datetime',
+  precision: 3,
+  isNullable: nullable,
+});
+
+export const booleanColumn = (name: string, fallback: boolean): TableColumnOptions => ({
+  name,
+  type: 'boolean',
+  isNullable: false,
+  default: fallback ? 1 : 0,
+});
+
+/** id, created/updated time and author: the spec's common entity fields. */
+export const auditedColumns = (): TableColumnOptions[] => [
+  idColumn(),
+  timeColumn('created_time'),
+  timeColumn('updated_time'),
+  refColumn('created_by', true),
+  refColumn('updated_by', true),
+];

@@ -1,0 +1,50 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiSecurity,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { ErrorBody } from '../errors/error-body';
+import type { OrganisationRole } from './request-context';
+
+export const AUTH_POLICY = 'auth:policy';
+
+/** What a route asks of its caller. Every route declares one; a test checks that. */
+export type AuthPolicy = { kind: 'public' } | { kind: 'authenticated'; roles?: OrganisationRole[] };
+
+export const API_KEY_SCHEME = 'api-key';
+export const BEARER_SCHEME = 'bearer';
+
+/** Open to anyone: sign-in, health, metrics, holders' pages. */
+export const Public = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(AUTH_POLICY, { kind: 'public' } satisfies AuthPolicy);
+
+/**
+ * Needs a bearer token or an API key; with `roles`, only those organisation roles pass.
+ * Also documents both security schemes and the 401/403 Error bodies in Swagger.
+ */
+export const Authenticated = (options: { roles?: OrganisationRole[] } = {}) =>
+  applyDecorators(
+    SetMetadata(AUTH_POLICY, { kind: 'authenticated', roles: options.roles } satisfies AuthPolicy),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiSecurity(API_KEY_SCHEME),
+    ApiHeader({
+      name: 'x-workspace-id',
+      required: false,
+      description: "Workspace to act in; the caller's first workspace when absent",
+      schema: { type: 'string', pattern: '^[a-zA-Z0-9-_]+$' },
+    }),
+    ApiUnauthorizedResponse({
+      description: 'No credentials, or an invalid token',
+      type: ErrorBody,
+    }),
+    ApiForbiddenResponse({
+      description:
+        'Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this',
+      type: ErrorBody,
+    }),
+    ApiTooManyRequestsResponse({ description: 'Rate limit exceeded', type: ErrorBody }),
+  );

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+
+let lastMillis = 0;
+let sequence = 0;
+
+/**
+ * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then a 12-bit counter and random bits.
+ * Ids made by one process are strictly increasing, so their text sorts by creation order;
+ * lists page on the id alone ("newest first" = id descending) with a keyset cursor.
+ */
+export function newId(): string {
+  let now = Date.now();
+  if (now <= lastMillis) {
+    sequence += 1;
+    if (sequence > 0xfff) {
+      // 4096 ids in one millisecond: borrow the next millisecond rather than repeat.
+      lastMillis += 1;
+      sequence = 0;
+    }
+    now = lastMillis;
+  } else {
+    lastMillis = now;
+    sequence = randomBytes(2).readUInt16BE() & 0x3ff; // leave headroom for the counter
+  }
+
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The pattern the spec gives for every id used in a path or query. */
+export const ID_PATTERN = /^[a-zA-Z0-9-_]+$/;

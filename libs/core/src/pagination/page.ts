@@ -1,0 +1,82 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { InvalidInputError } from '../errors/domain-errors';
+import { ID_PATTERN } from '../ids/ids';
+
+export const MAX_PAGE_SIZE = 20;
+
+/** `cursor` and `limit`, shared by every list endpoint. */
+export class PageQuery {
+  @ApiPropertyOptional({ description: 'The `cursor` of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  cursor?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+}
+
+/** The spec's paged list. */
+export interface Page<T> {
+  items: T[];
+  cursor: string | null;
+  hasMore: boolean;
+}
+
+export function mapPage<T, R>(page: Page<T>, map: (item: T) => R): Page<R> {
+  return { ...page, items: page.items.map(map) };
+}
+
+/** Cursors are opaque to clients: base64url of the last id they saw, never an offset. */
+export function encodeCursor(lastId: string): string {
+  return Buffer.from(JSON.stringify({ after: lastId })).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string {
+  const invalid = new InvalidInputError({ cursor: 'is not a cursor returned by this list' });
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  const after = (decoded as { after?: unknown } | null)?.after;
+  if (typeof after !== 'string' || !ID_PATTERN.test(after) || after.length > 64) throw invalid;
+  return after;
+}
+
+/**
+ * Keyset paging, newest first: ids are time-ordered (UUIDv7), so `id < :after ORDER BY id DESC`
+ * returns each record exactly once even while new ones are created between pages, and page
+ * 5,000 costs what page 1 does. The caller's query builder already carries the workspace.
+ */
+export async function paginate<E extends ObjectLiteral>(
+  query: SelectQueryBuilder<E>,
+  page: PageQuery,
+  idColumn = `${query.alias}.id`,
+): Promise<Page<E>> {
+  const limit = page.limit ?? MAX_PAGE_SIZE;
+  if (page.cursor !== undefined) {
+    query.andWhere(`${idColumn} < :pageAfter`, { pageAfter: decodeCursor(page.cursor) });
+  }
+  const rows = await query
+    .orderBy(idColumn, 'DESC')
+    .take(limit + 1)
+    .getMany();
+  const hasMore = rows.length > limit;
+  const items = hasMore ? rows.slice(0, limit) : rows;
+  const last = items[items.length - 1] as { id?: unknown } | undefined;
+  return {
+    items,
+    hasMore,
+    cursor: hasMore && typeof last?.id === 'string' ? encodeCursor(last.id) : null,
+  };
+}

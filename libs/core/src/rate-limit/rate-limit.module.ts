@@ -1,0 +1,40 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { RateLimitGuard } from './rate-limit.guard';
+import {
+  MemoryRateLimitStore,
+  RATE_LIMIT_STORE,
+  RedisRateLimitStore,
+  type RateLimitStore,
+} from './rate-limit.store';
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: RATE_LIMIT_STORE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): RateLimitStore =>
+        config.rateLimit.redisUrl === undefined
+          ? new MemoryRateLimitStore()
+          : new RedisRateLimitStore(
+              new Redis(config.rateLimit.redisUrl, {
+                // Fail fast: the guard lets requests through while Redis is away.
+                maxRetriesPerRequest: 1,
+                enableOfflineQueue: false,
+                connectTimeout: 2000,
+              }),
+            ),
+    },
+    RateLimitGuard,
+  ],
+  exports: [RATE_LIMIT_STORE, RateLimitGuard],
+})
+export class RateLimitModule implements OnApplicationShutdown {
+  constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}

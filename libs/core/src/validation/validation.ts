@@ -1,0 +1,84 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsNotEmpty, ValidationOptions } from 'class-validator';
+import { InvalidInputError } from '../errors/domain-errors';
+
+/** The spec's messages for a missing and an empty required value. */
+export const MUST_NOT_BE_NULL = 'must not be null';
+export const MUST_NOT_BE_EMPTY = 'must not be empty';
+
+/** Required: absent or `null` fails with the spec's `must not be null`. */
+export const Required = (options?: ValidationOptions): PropertyDecorator =>
+  IsDefined({ ...options, message: MUST_NOT_BE_NULL });
+
+/** A required string that also may not be empty: `must not be empty`. */
+export const NotEmpty = (options?: ValidationOptions): PropertyDecorator =>
+  IsNotEmpty({ ...options, message: MUST_NOT_BE_EMPTY });
+
+/**
+ * List query parameters accept both `status=A&status=B` and `status=A,B` (DESIGN.md §3).
+ * Empty parts are dropped, so `status=` is an empty filter rather than a filter on "".
+ */
+export const QueryList = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => {
+    if (value === undefined || value === null) return undefined;
+    const parts = (Array.isArray(value) ? value : [value]).flatMap((item) =>
+      String(item).split(','),
+    );
+    return parts.map((part) => part.trim()).filter((part) => part.length > 0);
+  });
+
+/** Query booleans arrive as text: only `true`/`false` (and 1/0) are accepted. */
+export const QueryBoolean = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => {
+    if (value === 'true' || value === '1' || value === true) return true;
+    if (value === 'false' || value === '0' || value === false) return false;
+    return value;
+  });
+
+function pathOf(parent: string, property: string): string {
+  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent === '' ? property : `${parent}.${property}`;
+}
+
+function messageOf(constraint: string, message: string, property: string): string {
+  if (constraint === 'whitelistValidation') return 'is not a known field';
+  // class-validator starts its default messages with the property name; the key says it already.
+  const prefix = `${property} `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+/** Flattens class-validator's tree into `{ "passMetadata.topField.key": "must not be null" }`. */
+export function flattenValidationErrors(
+  errors: ValidationError[],
+  parent = '',
+  into: Record<string, string> = {},
+): Record<string, string> {
+  for (const error of errors) {
+    const path = pathOf(parent, error.property);
+    const constraints = Object.entries(error.constraints ?? {});
+    if (constraints.length > 0 && into[path] === undefined) {
+      // Report the most basic failure first: "must not be null" before "must be a string".
+      const [constraint, message] =
+        constraints.find(([name]) => name === 'isDefined' || name === 'whitelistValidation') ??
+        constraints[0];
+      into[path] = messageOf(constraint, message, error.property);
+    }
+    if (error.children && error.children.length > 0) {
+      flattenValidationErrors(error.children, path, into);
+    }
+  }
+  return into;
+}
+
+/** The global pipe: unknown fields rejected, payloads transformed into DTO instances. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => new InvalidInputError(flattenValidationErrors(errors)),
+  });
+}
