@@ -2,6 +2,7 @@ import {
   AllExceptionsFilter,
   ContentTypeInterceptor,
   createValidationPipe,
+  bodyParserErrorMiddleware,
   requestContextMiddleware,
   type AppConfig,
 } from '@app/core';
@@ -38,6 +39,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     limit: jsonBodyLimit(config),
     type: ['application/json', 'application/*+json'],
   });
+  app.use(bodyParserErrorMiddleware);
   app.setGlobalPrefix('v1', {
     exclude: UNVERSIONED.map((path) => ({ path, method: RequestMethod.ALL })),
   });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Every setting the service reads, parsed once at boot from the environment.
@@ -16,7 +16,7 @@ export interface AppConfig {
   worker: { enabled: boolean; schedulerIntervalMs: number };
   storage: StorageConfig;
   upload: { maxBytes: number; buckets: string[] };
-  rateLimit: { perMinute: number; redisUrl?: string };
+  rateLimit: { perMinute: number; redisUrl?: string; redisKeyPrefix: string };
   walletA: WalletAConfig;
   walletB: WalletBConfig;
 }
@@ -40,6 +40,11 @@ export interface JwtConfig {
 export interface StorageConfig {
   driver: 'local' | 's3';
   dir: string;
+  /**
+   * HMAC-SHA256 key of the signed `/files/...` download URLs of the local driver. Without
+   * FILES_SIGNING_SECRET it is derived from the JWT secret, so it is shared whenever that is.
+   */
+  signingSecret: string;
   s3: {
     endpoint?: string;
     region?: string;
@@ -155,6 +160,16 @@ const LOG_LEVELS: readonly LogLevel[] = [
   'silent',
 ];
 
+/** Upload buckets are path segments and S3 bucket-name suffixes: S3's rules, without dots. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+
+/** A key of its own for file URLs, so a leaked file-URL key does not reveal the token secret. */
+function deriveFilesSigningSecret(jwtSecret: string): string {
+  return createHmac('sha256', jwtSecret)
+    .update('wallet-pass-service/files-url-signing')
+    .digest('hex');
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const read = new EnvReader(env);
 
@@ -182,6 +197,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (configuredSecret !== undefined && configuredSecret.length < 32) {
     read.problems.push('JWT_SECRET must be at least 32 characters long');
   }
+  const filesSigningSecret = read.optional('FILES_SIGNING_SECRET');
+  if (filesSigningSecret !== undefined && filesSigningSecret.length < 32) {
+    read.problems.push('FILES_SIGNING_SECRET must be at least 32 characters long');
+  }
   const jwtPublicKey = read.optional('JWT_PUBLIC_KEY');
   if (jwtPublicKey !== undefined && !jwtPublicKey.includes('BEGIN PUBLIC KEY')) {
     read.problems.push('JWT_PUBLIC_KEY must be a PEM public key ("-----BEGIN PUBLIC KEY-----")');
@@ -196,6 +215,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     read.problems.push('BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters long');
   }
 
+  const jwtSecret = configuredSecret ?? randomBytes(48).toString('base64url');
+
   const config: AppConfig = {
     port: read.int('PORT', 3000, 0, 65535),
     trustProxyHops: read.int('TRUST_PROXY_HOPS', 0, 0, 10),
@@ -203,7 +224,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     database,
     jwt: {
-      secret: configuredSecret ?? randomBytes(48).toString('base64url'),
+      secret: jwtSecret,
       secretGenerated: configuredSecret === undefined,
       publicKey: jwtPublicKey?.replace(/\\n/g, '\n'),
       expiresInSeconds: read.int('JWT_EXPIRES_IN_SECONDS', 3600, 60, 7 * 24 * 3600),
@@ -216,6 +237,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     storage: {
       driver: read.oneOf('STORAGE_DRIVER', ['local', 's3'] as const, 'local'),
       dir: read.string('STORAGE_DIR', './data/uploads'),
+      signingSecret: filesSigningSecret ?? deriveFilesSigningSecret(jwtSecret),
       s3: {
         endpoint: read.url('S3_ENDPOINT', undefined, ['http:', 'https:']),
         region: read.optional('S3_REGION'),
@@ -231,6 +253,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimit: {
       perMinute: read.int('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
       redisUrl: read.url('REDIS_URL', undefined, ['redis:', 'rediss:']),
+      redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'wps:'),
     },
     walletA: {
       passTypeId: read.string('WALLET_A_PASS_TYPE_ID', 'pass.com.example.wallet-pass-service'),
@@ -257,6 +280,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
   };
 
+  for (const bucket of config.upload.buckets) {
+    if (!BUCKET_NAME.test(bucket)) {
+      read.problems.push(
+        `UPLOAD_BUCKETS entries must be 3 to 63 lowercase letters, digits and hyphens (got "${bucket}")`,
+      );
+    }
+  }
   if (config.storage.driver === 's3' && config.storage.s3.region === undefined) {
     read.problems.push('S3_REGION is required when STORAGE_DRIVER=s3');
   }

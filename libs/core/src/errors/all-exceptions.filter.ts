@@ -30,6 +30,10 @@ const DATABASE_UNAVAILABLE_CODES = new Set([
   'SQLITE_LOCKED',
 ]);
 
+/** Messages of a connection that is closed or was never opened (pool closed, file closed). */
+const CONNECTION_GONE =
+  /not established|pool is closed|connection is not open|Connection terminated|cannot open|closed state/i;
+
 /** Errors raised by body-parser before a request reaches Nest's pipeline. */
 interface BodyParserError {
   type: string;
@@ -80,10 +84,7 @@ export function toDomainError(error: unknown): DomainError | undefined {
   if (isUniqueViolation(error)) {
     return new DomainError('CONFLICT', 'A record with the same unique value already exists');
   }
-  if (
-    error instanceof TypeORMError &&
-    /not established|pool is closed|Connection terminated|cannot open/i.test(error.message)
-  ) {
+  if (error instanceof TypeORMError && CONNECTION_GONE.test(error.message)) {
     return new UnavailableError();
   }
   return undefined;

@@ -25,6 +25,7 @@ import {
                 enableOfflineQueue: false,
                 connectTimeout: 2000,
               }),
+              config.rateLimit.redisKeyPrefix,
             ),
     },
     RateLimitGuard,

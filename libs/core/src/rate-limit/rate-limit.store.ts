@@ -48,10 +48,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
  * outlives its window, even when an instance dies between the two.
  */
 export class RedisRateLimitStore implements RateLimitStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+  ) {}
 
   async hit(key: string, windowMs: number): Promise<RateLimitHit> {
-    const redisKey = `ratelimit:${key}`;
+    const redisKey = `${this.keyPrefix}ratelimit:${key}`;
     const results = await this.redis
       .multi()
       .incr(redisKey)

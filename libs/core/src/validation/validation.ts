@@ -36,6 +36,12 @@ export const QueryBoolean = (): PropertyDecorator =>
     return value;
   });
 
+/**
+ * Reported first, in this order: a missing or empty value explains every other failure of
+ * the same field ("must not be null" rather than "must be a string").
+ */
+const BASIC_CONSTRAINTS = ['whitelistValidation', 'isDefined', 'isNotEmpty'];
+
 function pathOf(parent: string, property: string): string {
   if (/^\d+$/.test(property)) return `${parent}[${property}]`;
   return parent === '' ? property : `${parent}.${property}`;
@@ -58,10 +64,9 @@ export function flattenValidationErrors(
     const path = pathOf(parent, error.property);
     const constraints = Object.entries(error.constraints ?? {});
     if (constraints.length > 0 && into[path] === undefined) {
-      // Report the most basic failure first: "must not be null" before "must be a string".
+      const basic = BASIC_CONSTRAINTS.find((name) => error.constraints?.[name] !== undefined);
       const [constraint, message] =
-        constraints.find(([name]) => name === 'isDefined' || name === 'whitelistValidation') ??
-        constraints[0];
+        basic !== undefined ? [basic, error.constraints![basic]] : constraints[0];
       into[path] = messageOf(constraint, message, error.property);
     }
     if (error.children && error.children.length > 0) {
