@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { MIGRATIONS } from './migrations';
+import { installSqliteConnectionGate } from './sqlite-gate';
 
 type EntityList = NonNullable<DataSourceOptions['entities']>;
 
@@ -32,6 +33,7 @@ export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): Dat
     };
   }
 
+  installSqliteConnectionGate();
   if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
   return {
     ...common,
