@@ -29,9 +29,9 @@ describe('SQLite connection gate', () => {
         dataSource.transaction(async (manager) => {
           await manager.query('INSERT INTO item (label) VALUES (?)', [`tx-${n}`]);
           await pause();
-          const [row] = (await manager.query(
+          const [row] = await manager.query<{ c: number }[]>(
             "SELECT COUNT(*) AS c FROM item WHERE label LIKE 'tx-%'",
-          )) as { c: number }[];
+          );
           return row.c;
         }),
       ),
@@ -48,11 +48,10 @@ describe('SQLite connection gate', () => {
     const independent = dataSource.query('INSERT INTO item (label) VALUES (?)', ['kept']);
     await expect(failing).rejects.toThrow('roll back');
     await independent;
-    const labels = (
-      (await dataSource.query("SELECT label FROM item WHERE label IN ('doomed', 'kept')")) as {
-        label: string;
-      }[]
-    ).map((row) => row.label);
+    const rows = await dataSource.query<{ label: string }[]>(
+      "SELECT label FROM item WHERE label IN ('doomed', 'kept')",
+    );
+    const labels = rows.map((row) => row.label);
     expect(labels).toEqual(['kept']);
   });
 });
