@@ -5,6 +5,8 @@ const moduleNameMapper = {
   '^@app/core/(.*)$': '<rootDir>/libs/core/src/$1',
   '^@app/auth$': '<rootDir>/libs/auth/src',
   '^@app/auth/(.*)$': '<rootDir>/libs/auth/src/$1',
+  '^@app/uploads$': '<rootDir>/libs/uploads/src',
+  '^@app/uploads/(.*)$': '<rootDir>/libs/uploads/src/$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', {}] };
 

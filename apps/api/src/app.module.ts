@@ -6,6 +6,7 @@ import {
   RateLimitModule,
   type AppConfig,
 } from '@app/core';
+import { UploadsModule } from '@app/uploads';
 import { DynamicModule, Module } from '@nestjs/common';
 
 /** The HTTP application. Built from a parsed config so tests can start it with their own. */
@@ -20,6 +21,7 @@ export class AppModule {
         RateLimitModule,
         OpsModule,
         AuthModule,
+        UploadsModule,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { AUTH_ENTITIES } from '@app/auth';
+import { UPLOADS_ENTITIES } from '@app/uploads';
 
 /** Every entity, for the data sources built outside Nest (migration runner, TypeORM CLI). */
-export const ALL_ENTITIES = [...AUTH_ENTITIES];
+export const ALL_ENTITIES = [...AUTH_ENTITIES, ...UPLOADS_ENTITIES];

@@ -1,0 +1,10 @@
+import { Upload } from './upload.entity';
+
+export * from './content/content-type';
+export * from './content/file-name';
+export * from './storage/storage-driver';
+export * from './upload.entity';
+export * from './uploads.module';
+export * from './uploads.service';
+
+export const UPLOADS_ENTITIES = [Upload];

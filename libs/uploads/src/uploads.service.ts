@@ -1,0 +1,150 @@
+import {
+  APP_CONFIG,
+  ID_PATTERN,
+  InvalidInputError,
+  MUST_NOT_BE_EMPTY,
+  NotFoundError,
+  PayloadTooLargeError,
+  stampCreated,
+  UnsupportedMediaTypeError,
+  type AppConfig,
+} from '@app/core';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { PNG, sniffContentType, type KnownContentType } from './content/content-type';
+import { sanitizeFileName } from './content/file-name';
+import {
+  STORAGE_DRIVER,
+  StoredObjectNotFoundError,
+  uploadStorageKey,
+  type StorageDriver,
+  type StoredObject,
+} from './storage/storage-driver';
+import { Upload } from './upload.entity';
+
+/** The bucket of an upload that names none. */
+export const DEFAULT_BUCKET = 'pass-assets';
+
+/** Buckets whose files must be of one of these types; other buckets take any known type. */
+const BUCKET_CONTENT_TYPES: Record<string, readonly KnownContentType[]> = {
+  // Pass images must really be PNG (spec: logo, icon and strip in png format).
+  [DEFAULT_BUCKET]: [PNG],
+};
+
+export interface UploadInput {
+  /** The file's bytes. */
+  body: Buffer;
+  /** The name the client gave; sanitised before use. */
+  fileName: string;
+  /** One of UPLOAD_BUCKETS; absent means {@link DEFAULT_BUCKET}. */
+  bucket?: string;
+}
+
+/**
+ * Uploaded files of a workspace: checks them (bucket, size, real content type), stores the
+ * bytes through the storage driver and keeps a record whose id is the `uploadKey`. Other
+ * modules use it to resolve an `uploadKey` and hand out download URLs.
+ */
+@Injectable()
+export class UploadsService {
+  private readonly logger = new Logger(UploadsService.name);
+
+  constructor(
+    @InjectRepository(Upload) private readonly uploads: Repository<Upload>,
+    @Inject(STORAGE_DRIVER) private readonly storage: StorageDriver,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async upload(workspaceId: string, actorId: string, input: UploadInput): Promise<Upload> {
+    const bucket = this.checkBucket(input.bucket);
+    const { maxBytes } = this.config.upload;
+    if (input.body.length > maxBytes) throw new PayloadTooLargeError(maxBytes);
+    if (input.body.length === 0) throw new InvalidInputError({ file: MUST_NOT_BE_EMPTY });
+    const fileName = sanitizeFileName(input.fileName);
+    const contentType = this.checkContentType(bucket, input.body, fileName);
+
+    const upload = stampCreated(
+      this.uploads.create({
+        workspaceId,
+        bucket,
+        fileName,
+        contentType,
+        size: input.body.length,
+        sha256: createHash('sha256').update(input.body).digest('hex'),
+      }),
+      actorId,
+    );
+    upload.storageKey = uploadStorageKey(bucket, workspaceId, upload.id, fileName);
+
+    await this.storage.put(upload.storageKey, input.body, contentType);
+    try {
+      await this.uploads.insert(upload);
+    } catch (error) {
+      // No record, so no file either: remove what was stored before reporting the failure.
+      await this.storage.delete(upload.storageKey).catch((cleanupError: unknown) => {
+        this.logger.error(
+          { err: cleanupError, storageKey: upload.storageKey },
+          'Could not remove the file of an upload whose record was not saved',
+        );
+      });
+      throw error;
+    }
+    return upload;
+  }
+
+  /** An upload of this workspace; one of another workspace is "not found", never shown. */
+  async getForWorkspace(workspaceId: string, uploadKey: string): Promise<Upload> {
+    const upload =
+      ID_PATTERN.test(uploadKey) && uploadKey.length <= 64
+        ? await this.uploads.findOneBy({ workspaceId, id: uploadKey })
+        : null;
+    if (upload === null) throw new NotFoundError('Upload', uploadKey);
+    return upload;
+  }
+
+  /** A time-limited download URL for the file (one hour unless told otherwise). */
+  signedUrl(upload: Upload, expiresInSeconds = 3600): Promise<string> {
+    return this.storage.signedUrl(upload.storageKey, {
+      fileName: upload.fileName,
+      contentType: upload.contentType,
+      expiresInSeconds,
+    });
+  }
+
+  /** The file's bytes as a stream, e.g. to put an image into a pass package. */
+  async open(upload: Upload): Promise<StoredObject> {
+    try {
+      return await this.storage.get(upload.storageKey);
+    } catch (error) {
+      if (error instanceof StoredObjectNotFoundError) throw new NotFoundError('Upload', upload.id);
+      throw error;
+    }
+  }
+
+  private checkBucket(bucket: string | undefined): string {
+    const chosen = bucket ?? DEFAULT_BUCKET;
+    const allowed = this.config.upload.buckets;
+    if (!allowed.includes(chosen)) {
+      throw new InvalidInputError({ bucket: `must be one of ${allowed.join(', ')}` });
+    }
+    return chosen;
+  }
+
+  private checkContentType(bucket: string, body: Buffer, fileName: string): KnownContentType {
+    const detected = sniffContentType(body, fileName);
+    const accepted = BUCKET_CONTENT_TYPES[bucket];
+    if (detected === undefined || (accepted !== undefined && !accepted.includes(detected))) {
+      const expected =
+        accepted === undefined
+          ? 'PNG, JPEG, GIF, WebP, PDF or CSV (UTF-8, .csv name)'
+          : accepted.join(', ');
+      throw new UnsupportedMediaTypeError(
+        `Files in bucket ${bucket} must be ${expected}; the content is ${detected ?? 'not a recognised type'}`,
+        { bucket, contentType: detected ?? null },
+      );
+    }
+    return detected;
+  }
+}
