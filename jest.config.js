@@ -7,6 +7,8 @@ const moduleNameMapper = {
   '^@app/auth/(.*)$': '<rootDir>/libs/auth/src/$1',
   '^@app/uploads$': '<rootDir>/libs/uploads/src',
   '^@app/uploads/(.*)$': '<rootDir>/libs/uploads/src/$1',
+  '^@app/passes$': '<rootDir>/libs/passes/src',
+  '^@app/passes/(.*)$': '<rootDir>/libs/passes/src/$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', {}] };
 

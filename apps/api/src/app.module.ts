@@ -6,6 +6,7 @@ import {
   RateLimitModule,
   type AppConfig,
 } from '@app/core';
+import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { DynamicModule, Module } from '@nestjs/common';
 
@@ -22,6 +23,7 @@ export class AppModule {
         OpsModule,
         AuthModule,
         UploadsModule,
+        PassesModule,
       ],
     };
   }

@@ -51,3 +51,24 @@ export const auditedColumns = (): TableColumnOptions[] => [
   refColumn('created_by', true),
   refColumn('updated_by', true),
 ];
+
+/**
+ * JSON documents stored as text (TypeORM `simple-json`): TEXT on SQLite, MEDIUMTEXT on MySQL,
+ * where TEXT would stop at 64 KiB.
+ */
+export const jsonColumn = (
+  name: string,
+  dialect: string | undefined,
+  nullable = false,
+): TableColumnOptions => ({
+  name,
+  type: dialect === 'mysql' || dialect === 'mariadb' ? 'mediumtext' : 'text',
+  isNullable: nullable,
+});
+
+export const counterColumn = (name: string): TableColumnOptions => ({
+  name,
+  type: 'int',
+  isNullable: false,
+  default: 0,
+});

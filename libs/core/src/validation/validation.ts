@@ -1,6 +1,7 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { applyDecorators, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiHideProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsNotEmpty, ValidationOptions } from 'class-validator';
+import { Allow, IsDefined, IsNotEmpty, ValidationOptions } from 'class-validator';
 import { InvalidInputError } from '../errors/domain-errors';
 
 /** The spec's messages for a missing and an empty required value. */
@@ -87,3 +88,9 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => new InvalidInputError(flattenValidationErrors(errors)),
   });
 }
+
+/**
+ * A response field a client may echo back in a request body: accepted and ignored (DESIGN.md
+ * §4), so a client can send back what it read. Hidden from the request schema in Swagger.
+ */
+export const ReadOnly = (): PropertyDecorator => applyDecorators(Allow(), ApiHideProperty());

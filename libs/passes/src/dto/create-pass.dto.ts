@@ -1,0 +1,108 @@
+import { ID_PATTERN, NotEmpty, ReadOnly, Required } from '@app/core';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { PASS_STATUSES, type PassStatus } from '../entities/pass.entity';
+import { PassMetadataDto, SLUG_PATTERN, UploadInfoDto } from './pass-metadata.dto';
+
+export class AccountRefDto {
+  @ApiProperty({ description: 'An account of this workspace (GET /v1/accounts)' })
+  @Required()
+  @IsString()
+  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
+  @MaxLength(64)
+  id!: string;
+}
+
+/** Fields of the Pass a client may send back although the service owns them. */
+class PassReadOnlyFields {
+  @ReadOnly() id?: unknown;
+  @ReadOnly() accountId?: unknown;
+  @ReadOnly() workspaceId?: unknown;
+  @ReadOnly() downloadUrl?: unknown;
+  @ReadOnly() googleSaveUrl?: unknown;
+  @ReadOnly() appleIssuedCount?: unknown;
+  @ReadOnly() googleIssuedCount?: unknown;
+  @ReadOnly() totalIssuedCount?: unknown;
+  @ReadOnly() appleActiveCount?: unknown;
+  @ReadOnly() googleActiveCount?: unknown;
+  @ReadOnly() totalActiveCount?: unknown;
+  @ReadOnly() createdTime?: unknown;
+  @ReadOnly() updatedTime?: unknown;
+  @ReadOnly() createdBy?: unknown;
+  @ReadOnly() updatedBy?: unknown;
+}
+
+/** What PATCH takes: the spec's three fields, plus status and images to publish a pass. */
+export class UpdatePassDto extends PassReadOnlyFields {
+  @ApiProperty({ maxLength: 255, example: 'Summer loyalty card' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  passName!: string;
+
+  @ApiProperty({ type: PassMetadataDto })
+  @Required()
+  @ValidateNested()
+  @Type(() => PassMetadataDto)
+  passMetadata!: PassMetadataDto;
+
+  @ApiPropertyOptional({
+    maxLength: 255,
+    nullable: true,
+    type: String,
+    description: 'WalletA: the label of the notification shown on the lock screen.',
+    example: 'Brand news',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  notificationHeader?: string | null;
+
+  @ApiPropertyOptional({
+    enum: PASS_STATUSES,
+    description:
+      '`Published` needs logo.png, icon.png and strip.png; it never goes back to `Draft`.',
+  })
+  @IsOptional()
+  @IsIn(PASS_STATUSES)
+  status?: PassStatus;
+
+  @ApiPropertyOptional({ type: [UploadInfoDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(18)
+  @ValidateNested({ each: true })
+  @Type(() => UploadInfoDto)
+  uploadInfoList?: UploadInfoDto[];
+}
+
+export class CreatePassDto extends UpdatePassDto {
+  @ApiPropertyOptional({
+    type: AccountRefDto,
+    description: "Absent: the workspace's default account.",
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AccountRefDto)
+  account?: AccountRefDto;
+
+  @ApiPropertyOptional({
+    description: 'Slug of the pass link `/p/{slug}`; random if absent. Unique.',
+    example: 'summer-card',
+    pattern: SLUG_PATTERN.source,
+  })
+  @IsOptional()
+  @Matches(SLUG_PATTERN, { message: 'must be 3-64 characters of A-Z a-z 0-9 _ -' })
+  slug?: string;
+}

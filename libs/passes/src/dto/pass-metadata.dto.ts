@@ -1,0 +1,204 @@
+import { NotEmpty, Required } from '@app/core';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+
+const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
+const FIELD_KEY = /^[A-Za-z0-9_.-]+$/;
+export const SLUG_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
+const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+export class LinkValueDto {
+  @ApiPropertyOptional({ example: 'Opening hours' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  text?: string;
+
+  @ApiPropertyOptional({ example: 'https://brand.example/stores' })
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: 'must be an http(s) URL' })
+  @MaxLength(2048)
+  link?: string;
+
+  @ApiPropertyOptional({
+    description: 'Slug of the short link; a random one is made if absent.',
+    example: 'stores',
+  })
+  @IsOptional()
+  @Matches(SLUG_PATTERN, { message: 'must be 3-64 characters of A-Z a-z 0-9 _ -' })
+  slug?: string;
+
+  @ApiPropertyOptional({ description: 'Read-only: `{PUBLIC_BASE_URL}/l/{slug}`.' })
+  @IsOptional()
+  @IsString()
+  shortLinkValue?: string;
+
+  @ApiPropertyOptional({ description: 'Read-only unless sent back to keep the same short link.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  shortLinkId?: string;
+
+  @ApiPropertyOptional({ example: 'wallet' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  utmSource?: string;
+}
+
+export class FieldDto {
+  @ApiProperty({ example: 'points', pattern: FIELD_KEY.source })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(64)
+  @Matches(FIELD_KEY, { message: `must match ${FIELD_KEY.source}` })
+  key!: string;
+
+  @ApiPropertyOptional({ example: 'Points' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  label?: string;
+
+  @ApiProperty({ example: '1200' })
+  @Required()
+  @IsString()
+  @MaxLength(2000)
+  value!: string;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'You now have %@ points',
+    description: 'Shown on the lock screen when the value changes (`%@` is the new value).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  changeMessage?: string | null;
+}
+
+export class BackFieldDto {
+  @ApiProperty({ example: 'links', pattern: FIELD_KEY.source })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(64)
+  @Matches(FIELD_KEY, { message: `must match ${FIELD_KEY.source}` })
+  key!: string;
+
+  @ApiPropertyOptional({ example: 'Useful links' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  label?: string;
+
+  @ApiProperty({ type: [LinkValueDto] })
+  @Required()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => LinkValueDto)
+  value!: LinkValueDto[];
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  changeMessage?: string | null;
+}
+
+export class PassMetadataDto {
+  @ApiProperty({ example: 'Loyalty card of Brand' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  description!: string;
+
+  @ApiProperty({ example: 'Brand Ltd' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  organizationName!: string;
+
+  @ApiPropertyOptional({ example: '#1A2B3C', pattern: HEX_COLOUR.source })
+  @IsOptional()
+  @Matches(HEX_COLOUR, { message: 'must be a colour written as #RRGGBB' })
+  backgroundColor?: string;
+
+  @ApiPropertyOptional({ example: '#FFFFFF', pattern: HEX_COLOUR.source })
+  @IsOptional()
+  @Matches(HEX_COLOUR, { message: 'must be a colour written as #RRGGBB' })
+  displayTextColor?: string;
+
+  @ApiPropertyOptional({ type: FieldDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => FieldDto)
+  topField?: FieldDto;
+
+  @ApiPropertyOptional({ type: [FieldDto], maxItems: 4 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(4)
+  @ValidateNested({ each: true })
+  @Type(() => FieldDto)
+  secondaryFields?: FieldDto[];
+
+  @ApiPropertyOptional({ type: [BackFieldDto], maxItems: 20 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => BackFieldDto)
+  backFields?: BackFieldDto[];
+
+  @ApiPropertyOptional({ example: 'https://brand.example/member/123' })
+  @IsOptional()
+  @ValidateIf((_object, value) => value !== '')
+  @IsUrl(URL_OPTIONS, { message: 'must be an http(s) URL' })
+  @MaxLength(2048)
+  qrUrl?: string;
+
+  @ApiPropertyOptional({ example: 'Member 123' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  qrText?: string;
+}
+
+/** Image file names a pass package can hold (Apple's names, with their @2x/@3x variants). */
+export const PASS_IMAGE_NAME = /^(logo|icon|strip|footer|thumbnail|background)(@[23]x)?\.png$/;
+export const REQUIRED_PASS_IMAGES = ['logo.png', 'icon.png', 'strip.png'];
+
+export class UploadInfoDto {
+  @ApiProperty({ example: 'logo.png', pattern: PASS_IMAGE_NAME.source })
+  @Required()
+  @IsString()
+  @Matches(PASS_IMAGE_NAME, {
+    message: 'must be logo, icon, strip, footer, thumbnail or background (.png, @2x, @3x)',
+  })
+  fileName!: string;
+
+  @ApiProperty({ description: 'From POST /v1/uploads/storage' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(64)
+  @Matches(/^[a-zA-Z0-9-_]+$/, { message: 'must match ^[a-zA-Z0-9-_]+$' })
+  uploadKey!: string;
+}

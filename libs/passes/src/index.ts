@@ -1,0 +1,10 @@
+export * from './dto/pass-metadata.dto';
+export * from './entities/pass.entity';
+export * from './entities/short-link.entity';
+export * from './passes.module';
+export * from './passes.service';
+export * from './short-links.service';
+
+import { Pass } from './entities/pass.entity';
+import { ShortLink } from './entities/short-link.entity';
+export const PASS_ENTITIES = [Pass, ShortLink];

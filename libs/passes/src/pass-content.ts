@@ -1,0 +1,40 @@
+import { InvalidInputError } from '@app/core';
+import { randomBytes } from 'node:crypto';
+import type { PassMetadataDto } from './dto/pass-metadata.dto';
+
+const SLUG_ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** A random URL-safe slug (no look-alike characters): 10 characters, about 58 bits. */
+export function randomSlug(length = 10): string {
+  const bytes = randomBytes(length * 2);
+  let slug = '';
+  for (let i = 0; slug.length < length && i < bytes.length; i++) {
+    // Rejection sampling keeps every character equally likely.
+    if (bytes[i] < 256 - (256 % SLUG_ALPHABET.length))
+      slug += SLUG_ALPHABET[bytes[i] % SLUG_ALPHABET.length];
+  }
+  return slug.length === length ? slug : randomSlug(length);
+}
+
+/** Wallet apps address fields by key: a key may appear once in the whole pass. */
+export function assertUniqueFieldKeys(metadata: PassMetadataDto): void {
+  const seen = new Set<string>();
+  const fields: [string, string][] = [];
+  if (metadata.topField) fields.push(['passMetadata.topField.key', metadata.topField.key]);
+  metadata.secondaryFields?.forEach((field, i) =>
+    fields.push([`passMetadata.secondaryFields[${i}].key`, field.key]),
+  );
+  metadata.backFields?.forEach((field, i) =>
+    fields.push([`passMetadata.backFields[${i}].key`, field.key]),
+  );
+  for (const [path, key] of fields) {
+    if (seen.has(key))
+      throw new InvalidInputError({ [path]: 'is used by another field of the pass' });
+    seen.add(key);
+  }
+}
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+export function likeContains(text: string): string {
+  return `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}

@@ -1,0 +1,125 @@
+import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
+import {
+  Authenticated,
+  ErrorBody,
+  IdParam,
+  mapPage,
+  QueryBoolean,
+  type Principal,
+} from '@app/core';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { CreatePassDto, UpdatePassDto } from './dto/create-pass.dto';
+import { ListPassesQuery } from './dto/list-passes.query';
+import { PassPage, PassResponse, toPassResponse, toPassSummary } from './dto/pass.response';
+import { PassesService } from './passes.service';
+
+class GetPassQuery {
+  @IsOptional()
+  @QueryBoolean()
+  @IsBoolean()
+  includeAssets?: boolean;
+}
+
+const WRITE_ROLES = { roles: ['owner', 'admin', 'member'] } as const;
+
+@ApiTags('Passes')
+@Controller('wallet-pass')
+@Authenticated()
+export class PassesController {
+  constructor(private readonly passes: PassesService) {}
+
+  @Post()
+  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @ApiOperation({
+    summary: 'Create a pass',
+    description: '`passName` is unique in the workspace. Status defaults to `Draft`.',
+  })
+  @ApiCreatedResponse({ type: PassResponse })
+  @ApiBadRequestResponse({ type: ErrorBody })
+  @ApiNotFoundResponse({ description: 'Unknown account or upload', type: ErrorBody })
+  @ApiConflictResponse({ description: 'passName or slug taken', type: ErrorBody })
+  @ApiUnsupportedMediaTypeResponse({ description: 'An image is not PNG', type: ErrorBody })
+  async create(
+    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreatePassDto,
+  ): Promise<PassResponse> {
+    return toPassResponse(await this.passes.create(workspaceId, principal.userId, body));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Search passes, newest first' })
+  @ApiOkResponse({ type: PassPage })
+  @ApiBadRequestResponse({ type: ErrorBody })
+  async list(
+    @CurrentWorkspace() workspaceId: string,
+    @Query() query: ListPassesQuery,
+  ): Promise<PassPage> {
+    const page = await this.passes.list(workspaceId, query);
+    return mapPage(page, (view) =>
+      query.summary === true ? toPassSummary(view.pass) : toPassResponse(view),
+    );
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One pass' })
+  @ApiQuery({ name: 'includeAssets', required: false, type: Boolean })
+  @ApiOkResponse({ type: PassResponse })
+  @ApiNotFoundResponse({ type: ErrorBody })
+  async get(
+    @CurrentWorkspace() workspaceId: string,
+    @Param() { id }: IdParam,
+    @Query() query: GetPassQuery,
+  ): Promise<PassResponse> {
+    return toPassResponse(await this.passes.get(workspaceId, id, query.includeAssets === true));
+  }
+
+  @Patch(':id')
+  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @ApiOperation({
+    summary: 'Update a pass',
+    description: 'Holders get the new pass content on their devices. Returns the updated pass.',
+  })
+  @ApiOkResponse({ type: PassResponse })
+  @ApiBadRequestResponse({ type: ErrorBody })
+  @ApiNotFoundResponse({ type: ErrorBody })
+  @ApiConflictResponse({
+    description: 'passName taken, or Published back to Draft',
+    type: ErrorBody,
+  })
+  async update(
+    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() principal: Principal,
+    @Param() { id }: IdParam,
+    @Body() body: UpdatePassDto,
+  ): Promise<PassResponse> {
+    return toPassResponse(await this.passes.update(workspaceId, principal.userId, id, body));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @ApiOperation({ summary: 'Delete a pass', description: "Holders' copies become void." })
+  @ApiNoContentResponse()
+  @ApiNotFoundResponse({ type: ErrorBody })
+  async remove(
+    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() principal: Principal,
+    @Param() { id }: IdParam,
+  ): Promise<void> {
+    await this.passes.remove(workspaceId, principal.userId, id);
+  }
+}

@@ -1,0 +1,286 @@
+import { AccountsService, type Account } from '@app/auth';
+import {
+  APP_CONFIG,
+  ConflictError,
+  InvalidInputError,
+  isUniqueViolation,
+  NotFoundError,
+  paginate,
+  stampCreated,
+  stampUpdated,
+  UnsupportedMediaTypeError,
+  type AppConfig,
+  type Page,
+} from '@app/core';
+import { UploadsService } from '@app/uploads';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
+import type { CreatePassDto, UpdatePassDto } from './dto/create-pass.dto';
+import type { ListPassesQuery } from './dto/list-passes.query';
+import { REQUIRED_PASS_IMAGES, type UploadInfoDto } from './dto/pass-metadata.dto';
+import type { PassView } from './dto/pass.response';
+import { Pass, type PassStatus } from './entities/pass.entity';
+import { assertUniqueFieldKeys, likeContains, randomSlug } from './pass-content';
+import { ShortLinksService } from './short-links.service';
+
+/** Image URLs handed out with `includeAssets=true` stay valid this long. */
+const ASSET_URL_SECONDS = 3600;
+
+@Injectable()
+export class PassesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(Pass) private readonly passes: Repository<Pass>,
+    private readonly accounts: AccountsService,
+    private readonly uploads: UploadsService,
+    private readonly shortLinks: ShortLinksService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(workspaceId: string, actorId: string, input: CreatePassDto): Promise<PassView> {
+    const account =
+      input.account === undefined
+        ? await this.accounts.getDefault(workspaceId)
+        : await this.accounts.get(workspaceId, input.account.id);
+    const status = input.status ?? 'Draft';
+    assertUniqueFieldKeys(input.passMetadata);
+    const uploadInfoList = await this.checkImages(workspaceId, input.uploadInfoList ?? [], status);
+
+    const pass = stampCreated(
+      this.passes.create({
+        workspaceId,
+        accountId: account.id,
+        passName: input.passName,
+        nameKey: input.passName.toLowerCase(),
+        passMetadata: input.passMetadata,
+        notificationHeader: input.notificationHeader ?? null,
+        status,
+        slug: input.slug ?? randomSlug(),
+        uploadInfoList,
+        appleIssuedCount: 0,
+        googleIssuedCount: 0,
+        totalIssuedCount: 0,
+        appleActiveCount: 0,
+        googleActiveCount: 0,
+        totalActiveCount: 0,
+        version: 1,
+        deletedTime: null,
+      }),
+      actorId,
+    );
+    await this.writing(pass, async (manager) => {
+      await manager.insert(Pass, pass);
+      await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId);
+      await manager.update(Pass, { id: pass.id }, { passMetadata: pass.passMetadata });
+    });
+    return this.view(pass, account);
+  }
+
+  /**
+   * Replaces name, metadata and header (and status and images when sent). Every change moves
+   * the pass version on, which is what tells holders' devices to fetch the pass again.
+   */
+  async update(
+    workspaceId: string,
+    actorId: string,
+    id: string,
+    input: UpdatePassDto,
+  ): Promise<PassView> {
+    const pass = await this.getEntity(workspaceId, id);
+    if (input.status === 'Draft' && pass.status === 'Published') {
+      throw new ConflictError('A Published pass cannot go back to Draft', { status: 'Published' });
+    }
+    const status = input.status ?? pass.status;
+    assertUniqueFieldKeys(input.passMetadata);
+    const uploadInfoList = await this.checkImages(
+      workspaceId,
+      input.uploadInfoList ?? pass.uploadInfoList,
+      status,
+    );
+
+    Object.assign(pass, {
+      passName: input.passName,
+      nameKey: input.passName.toLowerCase(),
+      passMetadata: input.passMetadata,
+      notificationHeader:
+        input.notificationHeader === undefined ? pass.notificationHeader : input.notificationHeader,
+      status,
+      uploadInfoList,
+      version: pass.version + 1,
+    });
+    stampUpdated(pass, actorId);
+    await this.writing(pass, async (manager) => {
+      await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId);
+      const { id: passId, ...changes } = pass;
+      await manager.update(Pass, { id: passId, workspaceId }, changes);
+    });
+    return this.view(pass, await this.accounts.get(workspaceId, pass.accountId));
+  }
+
+  /** Deletes the pass for the API; holders' devices see it voided on their next update. */
+  async remove(workspaceId: string, actorId: string, id: string): Promise<void> {
+    const pass = await this.getEntity(workspaceId, id);
+    const now = new Date();
+    await this.passes.update(
+      { id: pass.id, workspaceId },
+      {
+        deletedTime: now,
+        nameKey: null,
+        version: pass.version + 1,
+        updatedTime: now,
+        updatedBy: actorId,
+      },
+    );
+  }
+
+  async get(workspaceId: string, id: string, includeAssets = false): Promise<PassView> {
+    const pass = await this.getEntity(workspaceId, id);
+    const account = await this.accounts.get(workspaceId, pass.accountId);
+    return this.view(
+      pass,
+      account,
+      includeAssets ? await this.assetUrls(workspaceId, [pass]) : undefined,
+    );
+  }
+
+  /** A pass of this workspace that was not deleted; anything else is "not found". */
+  async getEntity(workspaceId: string, id: string): Promise<Pass> {
+    const pass = await this.passes.findOneBy({ id, workspaceId, deletedTime: IsNull() });
+    if (pass === null) throw new NotFoundError('Pass', id);
+    return pass;
+  }
+
+  async list(workspaceId: string, query: ListPassesQuery): Promise<Page<PassView>> {
+    const builder = this.passes
+      .createQueryBuilder('pass')
+      .where('pass.workspace_id = :workspaceId', { workspaceId })
+      .andWhere('pass.deleted_time IS NULL');
+    if (query.keyword !== undefined && query.keyword !== '') {
+      builder.andWhere("pass.name_key LIKE :keyword ESCAPE '!'", {
+        keyword: likeContains(query.keyword),
+      });
+    }
+    if (query.name !== undefined) {
+      // name_key is unique per workspace, so at most one row matches; its case is checked below.
+      builder.andWhere('pass.name_key = :nameKey', { nameKey: query.name.toLowerCase() });
+    }
+    if (query.id !== undefined) builder.andWhere('pass.id = :id', { id: query.id });
+    if (query.ids !== undefined && query.ids.length > 0)
+      builder.andWhere('pass.id IN (:...ids)', { ids: query.ids });
+    if (query.status !== undefined && query.status.length > 0) {
+      builder.andWhere('pass.status IN (:...statuses)', { statuses: query.status });
+    }
+
+    const page = await paginate(builder, query);
+    const items =
+      query.name === undefined
+        ? page.items
+        : page.items.filter((pass) => pass.passName === query.name);
+    const accounts = await this.accounts.findMany(
+      workspaceId,
+      items.map((pass) => pass.accountId),
+    );
+    const assetUrls =
+      query.includeAssets === true ? await this.assetUrls(workspaceId, items) : undefined;
+    return {
+      ...page,
+      items: items.map((pass) =>
+        this.view(
+          pass,
+          accounts.get(pass.accountId) ?? { id: pass.accountId, name: '' },
+          assetUrls,
+        ),
+      ),
+    };
+  }
+
+  private view(
+    pass: Pass,
+    account: Pick<Account, 'id' | 'name'>,
+    assetUrls?: Map<string, string>,
+  ): PassView {
+    return {
+      pass,
+      account,
+      downloadUrl: `${this.config.publicBaseUrl}/p/${pass.slug}`,
+      googleSaveUrl: null,
+      assetUrls,
+    };
+  }
+
+  /** Runs a write, turning unique-index conflicts into a 409 naming the field that clashed. */
+  private async writing(
+    pass: Pass,
+    work: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
+    try {
+      await this.dataSource.transaction(work);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const message = error instanceof Error ? error.message : '';
+      if (/slug/i.test(message)) {
+        throw new ConflictError('This slug is taken', { slug: pass.slug });
+      }
+      throw new ConflictError('A pass with this name already exists in the workspace', {
+        passName: pass.passName,
+      });
+    }
+  }
+
+  /**
+   * Every image must be an upload of this workspace and really a PNG (sniffed at upload).
+   * A Published pass needs logo, icon and strip.
+   */
+  private async checkImages(
+    workspaceId: string,
+    images: UploadInfoDto[],
+    status: PassStatus,
+  ): Promise<UploadInfoDto[]> {
+    const names = new Set<string>();
+    for (const [index, image] of images.entries()) {
+      if (names.has(image.fileName)) {
+        throw new InvalidInputError({
+          [`uploadInfoList[${index}].fileName`]: 'appears more than once',
+        });
+      }
+      names.add(image.fileName);
+      const upload = await this.uploads.getForWorkspace(workspaceId, image.uploadKey);
+      if (upload.contentType !== 'image/png') {
+        throw new UnsupportedMediaTypeError('Pass images must be PNG', {
+          [`uploadInfoList[${index}].uploadKey`]: image.uploadKey,
+          contentType: upload.contentType,
+        });
+      }
+    }
+    if (status === 'Published') {
+      const missing = REQUIRED_PASS_IMAGES.filter((name) => !names.has(name));
+      if (missing.length > 0) {
+        throw new InvalidInputError({
+          uploadInfoList: `a Published pass needs logo.png, icon.png and strip.png (missing ${missing.join(', ')})`,
+        });
+      }
+    }
+    return images.map(({ fileName, uploadKey }) => ({ fileName, uploadKey }));
+  }
+
+  private async assetUrls(workspaceId: string, passes: Pass[]): Promise<Map<string, string>> {
+    const urls = new Map<string, string>();
+    const keys = [
+      ...new Set(passes.flatMap((pass) => pass.uploadInfoList.map((info) => info.uploadKey))),
+    ];
+    await Promise.all(
+      keys.map(async (key) => {
+        // An image whose upload is gone simply has no URL; other failures are real failures.
+        const upload = await this.uploads
+          .getForWorkspace(workspaceId, key)
+          .catch((error: unknown) => {
+            if (error instanceof NotFoundError) return null;
+            throw error;
+          });
+        if (upload !== null) urls.set(key, await this.uploads.signedUrl(upload, ASSET_URL_SECONDS));
+      }),
+    );
+    return urls;
+  }
+}
