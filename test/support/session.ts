@@ -54,6 +54,19 @@ export class OwnerSession {
     return { id: (response.body as { id: string }).id, email, password, token };
   }
 
+  /** Uploads a file as multipart and returns its uploadKey. */
+  async upload(
+    content: Buffer,
+    fileName: string,
+    options: { bucket?: string; workspaceId?: string } = {},
+  ): Promise<string> {
+    let call = request(this.server).post('/v1/uploads/storage').set(this.auth);
+    if (options.workspaceId !== undefined) call = call.set('x-workspace-id', options.workspaceId);
+    if (options.bucket !== undefined) call = call.field('bucket', options.bucket);
+    const response = await call.attach('file', content, fileName).expect(201);
+    return (response.body as { uploadKey: string }).uploadKey;
+  }
+
   async createApiKey(token = this.token, name = 'test key'): Promise<{ id: string; key: string }> {
     const response = await request(this.server)
       .post('/v1/api-keys')

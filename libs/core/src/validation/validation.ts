@@ -38,10 +38,22 @@ export const QueryBoolean = (): PropertyDecorator =>
   });
 
 /**
- * Reported first, in this order: a missing or empty value explains every other failure of
- * the same field ("must not be null" rather than "must be a string").
+ * Reported first, in this order: a missing or empty value, then a value of the wrong type,
+ * explain every other failure of the same field ("must not be null" rather than "must be a
+ * string", "must be a string" rather than "must be shorter than ...").
  */
-const BASIC_CONSTRAINTS = ['whitelistValidation', 'isDefined', 'isNotEmpty'];
+const BASIC_CONSTRAINTS = [
+  'whitelistValidation',
+  'isDefined',
+  'isNotEmpty',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'nestedValidation',
+];
 
 function pathOf(parent: string, property: string): string {
   if (/^\d+$/.test(property)) return `${parent}[${property}]`;
