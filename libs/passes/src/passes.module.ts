@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
+import { PassChangeHooks } from './pass-change-hooks';
 import { PassesController } from './passes.controller';
 import { PassesService } from './passes.service';
 import { ShortLinksService } from './short-links.service';
@@ -11,7 +12,7 @@ import { ShortLinksService } from './short-links.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Pass, ShortLink]), AuthModule, UploadsModule],
   controllers: [PassesController],
-  providers: [PassesService, ShortLinksService],
-  exports: [PassesService, ShortLinksService, TypeOrmModule],
+  providers: [PassesService, ShortLinksService, PassChangeHooks],
+  exports: [PassesService, ShortLinksService, PassChangeHooks, TypeOrmModule],
 })
 export class PassesModule {}

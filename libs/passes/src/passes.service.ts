@@ -22,6 +22,7 @@ import { REQUIRED_PASS_IMAGES, type UploadInfoDto } from './dto/pass-metadata.dt
 import type { PassView } from './dto/pass.response';
 import { Pass, type PassStatus } from './entities/pass.entity';
 import { assertUniqueFieldKeys, likeContains, randomSlug } from './pass-content';
+import { PassChangeHooks } from './pass-change-hooks';
 import { ShortLinksService } from './short-links.service';
 
 /** Image URLs handed out with `includeAssets=true` stay valid this long. */
@@ -35,6 +36,7 @@ export class PassesService {
     private readonly accounts: AccountsService,
     private readonly uploads: UploadsService,
     private readonly shortLinks: ShortLinksService,
+    private readonly changeHooks: PassChangeHooks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -65,6 +67,8 @@ export class PassesService {
         googleActiveCount: 0,
         totalActiveCount: 0,
         version: 1,
+        walletATokenHash: null,
+        walletAToken: null,
         deletedTime: null,
       }),
       actorId,
@@ -114,6 +118,7 @@ export class PassesService {
       await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId);
       const { id: passId, ...changes } = pass;
       await manager.update(Pass, { id: passId, workspaceId }, changes);
+      await this.changeHooks.changed(manager, pass);
     });
     return this.view(pass, await this.accounts.get(workspaceId, pass.accountId));
   }
@@ -122,16 +127,27 @@ export class PassesService {
   async remove(workspaceId: string, actorId: string, id: string): Promise<void> {
     const pass = await this.getEntity(workspaceId, id);
     const now = new Date();
-    await this.passes.update(
-      { id: pass.id, workspaceId },
-      {
-        deletedTime: now,
-        nameKey: null,
-        version: pass.version + 1,
-        updatedTime: now,
-        updatedBy: actorId,
-      },
-    );
+    Object.assign(pass, {
+      deletedTime: now,
+      nameKey: null,
+      version: pass.version + 1,
+      updatedTime: now,
+      updatedBy: actorId,
+    });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(
+        Pass,
+        { id: pass.id, workspaceId },
+        {
+          deletedTime: now,
+          nameKey: null,
+          version: pass.version,
+          updatedTime: now,
+          updatedBy: actorId,
+        },
+      );
+      await this.changeHooks.changed(manager, pass);
+    });
   }
 
   async get(workspaceId: string, id: string, includeAssets = false): Promise<PassView> {

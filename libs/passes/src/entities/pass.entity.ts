@@ -65,6 +65,14 @@ export class Pass extends WorkspaceOwnedEntity {
   @Column({ type: 'int', default: 1 })
   version!: number;
 
+  /** SHA-256 (hex) of the WalletA `authenticationToken`; null until first packaged. */
+  @Column({ name: 'wallet_a_token_hash', type: 'varchar', length: 64, nullable: true })
+  walletATokenHash!: string | null;
+
+  /** The same token, AES-256-GCM encrypted, to put it into later versions of the package. */
+  @Column({ name: 'wallet_a_token', type: 'varchar', length: 255, nullable: true })
+  walletAToken!: string | null;
+
   /** Set when the pass was deleted: gone from the API, voided for holders. */
   @Column({ name: 'deleted_time', type: 'datetime', precision: 3, nullable: true })
   deletedTime!: Date | null;

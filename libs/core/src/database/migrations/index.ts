@@ -1,10 +1,12 @@
 import { CreateIdentity1763820000000 } from './1763820000000-create-identity';
 import { CreateUploads1763830000000 } from './1763830000000-create-uploads';
 import { CreatePasses1763840000000 } from './1763840000000-create-passes';
+import { CreateWalletA1763850000000 } from './1763850000000-create-wallet-a';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
   CreateIdentity1763820000000,
   CreateUploads1763830000000,
   CreatePasses1763840000000,
+  CreateWalletA1763850000000,
 ];
