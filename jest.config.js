@@ -9,6 +9,8 @@ const moduleNameMapper = {
   '^@app/uploads/(.*)$': '<rootDir>/libs/uploads/src/$1',
   '^@app/passes$': '<rootDir>/libs/passes/src',
   '^@app/passes/(.*)$': '<rootDir>/libs/passes/src/$1',
+  '^@app/locations$': '<rootDir>/libs/locations/src',
+  '^@app/locations/(.*)$': '<rootDir>/libs/locations/src/$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', {}] };
 

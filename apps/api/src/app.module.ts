@@ -6,6 +6,7 @@ import {
   RateLimitModule,
   type AppConfig,
 } from '@app/core';
+import { LocationsModule } from '@app/locations';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -24,6 +25,7 @@ export class AppModule {
         AuthModule,
         UploadsModule,
         PassesModule,
+        LocationsModule,
       ],
     };
   }

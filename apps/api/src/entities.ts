@@ -1,6 +1,12 @@
 import { AUTH_ENTITIES } from '@app/auth';
+import { LOCATION_ENTITIES } from '@app/locations';
 import { PASS_ENTITIES } from '@app/passes';
 import { UPLOADS_ENTITIES } from '@app/uploads';
 
 /** Every entity, for the data sources built outside Nest (migration runner, TypeORM CLI). */
-export const ALL_ENTITIES = [...AUTH_ENTITIES, ...UPLOADS_ENTITIES, ...PASS_ENTITIES];
+export const ALL_ENTITIES = [
+  ...AUTH_ENTITIES,
+  ...UPLOADS_ENTITIES,
+  ...PASS_ENTITIES,
+  ...LOCATION_ENTITIES,
+];
