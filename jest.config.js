@@ -11,6 +11,8 @@ const moduleNameMapper = {
   '^@app/passes/(.*)$': '<rootDir>/libs/passes/src/$1',
   '^@app/locations$': '<rootDir>/libs/locations/src',
   '^@app/locations/(.*)$': '<rootDir>/libs/locations/src/$1',
+  '^@app/campaigns$': '<rootDir>/libs/campaigns/src',
+  '^@app/campaigns/(.*)$': '<rootDir>/libs/campaigns/src/$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', {}] };
 

@@ -1,4 +1,5 @@
 import { AuthModule } from '@app/auth';
+import { CampaignsModule } from '@app/campaigns';
 import {
   ConfigModule,
   DatabaseModule,
@@ -26,6 +27,7 @@ export class AppModule {
         UploadsModule,
         PassesModule,
         LocationsModule,
+        CampaignsModule,
       ],
     };
   }

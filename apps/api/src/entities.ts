@@ -1,4 +1,5 @@
 import { AUTH_ENTITIES } from '@app/auth';
+import { CAMPAIGN_ENTITIES } from '@app/campaigns';
 import { LOCATION_ENTITIES } from '@app/locations';
 import { PASS_ENTITIES } from '@app/passes';
 import { UPLOADS_ENTITIES } from '@app/uploads';
@@ -9,4 +10,5 @@ export const ALL_ENTITIES = [
   ...UPLOADS_ENTITIES,
   ...PASS_ENTITIES,
   ...LOCATION_ENTITIES,
+  ...CAMPAIGN_ENTITIES,
 ];

@@ -2,6 +2,7 @@ import { CreateIdentity1763820000000 } from './1763820000000-create-identity';
 import { CreateUploads1763830000000 } from './1763830000000-create-uploads';
 import { CreatePasses1763840000000 } from './1763840000000-create-passes';
 import { CreateWalletA1763850000000 } from './1763850000000-create-wallet-a';
+import { CreateCampaigns1763860000000 } from './1763860000000-create-campaigns';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   CreateUploads1763830000000,
   CreatePasses1763840000000,
   CreateWalletA1763850000000,
+  CreateCampaigns1763860000000,
 ];

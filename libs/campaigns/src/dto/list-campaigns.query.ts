@@ -1,0 +1,49 @@
+import { ID_PATTERN, PageQuery, QueryList } from '@app/core';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { CAMPAIGN_STATUSES, type CampaignStatus } from '../campaign-status';
+import { CAMPAIGN_TYPES, type CampaignType } from '../entities/campaign.entity';
+
+const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
+
+export class ListCampaignsQuery extends PageQuery {
+  @ApiPropertyOptional({ maxLength: 255, description: 'Case-insensitive search in name.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  keyword?: string;
+
+  @ApiPropertyOptional({
+    enum: CAMPAIGN_STATUSES,
+    isArray: true,
+    description: 'Repeat the parameter or separate with commas.',
+  })
+  @IsOptional()
+  @QueryList()
+  @IsIn(CAMPAIGN_STATUSES, { each: true })
+  status?: CampaignStatus[];
+
+  @ApiPropertyOptional({ enum: CAMPAIGN_TYPES, isArray: true })
+  @IsOptional()
+  @QueryList()
+  @IsIn(CAMPAIGN_TYPES, { each: true })
+  type?: CampaignType[];
+
+  @ApiPropertyOptional({ pattern: ID_PATTERN.source })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  @Matches(ID_PATTERN, ID_MESSAGE)
+  id?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Repeat the parameter or separate with commas.',
+  })
+  @IsOptional()
+  @QueryList()
+  @ArrayMaxSize(100)
+  @MaxLength(64, { each: true })
+  @Matches(ID_PATTERN, { each: true, ...ID_MESSAGE })
+  ids?: string[];
+}
