@@ -1,0 +1,198 @@
+import type { LoggerService } from '@nestjs/common';
+import * as http2 from 'node:http2';
+
+/** Connecting failed, or the client is closed. */
+export class ApnsConnectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ApnsConnectionError';
+  }
+}
+
+export interface ApnsConnectionOptions {
+  /** Position in the pool, for log lines. */
+  index: number;
+  url: string;
+  connectOptions: http2.SecureClientSessionOptions;
+  /** Our own ceiling of streams in flight; the server's SETTINGS may lower it. */
+  maxConcurrentStreams: number;
+  connectTimeoutMs: number;
+  logger: LoggerService;
+}
+
+/**
+ * One pool slot: a long-lived HTTP/2 session, opened on first use and reused for every push,
+ * and the bookkeeping that keeps the streams in flight under both our limit and the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS (the excess waits here, in order, instead of being opened).
+ *
+ * A session that sends GOAWAY, fails or closes is dropped at once: the next push opens a new
+ * one, while the streams the server still accepted on the old one finish there.
+ */
+export class ApnsConnection {
+  private session?: http2.ClientHttp2Session;
+  private connecting?: Promise<http2.ClientHttp2Session>;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS of the current session's server. */
+  private remoteLimit = Number.POSITIVE_INFINITY;
+  private active = 0;
+  private pending = 0;
+  private readonly waiters: Array<() => void> = [];
+  private readonly sessions = new Set<http2.ClientHttp2Session>();
+  private closed = false;
+
+  constructor(private readonly options: ApnsConnectionOptions) {}
+
+  /** Streams in flight plus pushes waiting for one: how busy this slot is. */
+  get load(): number {
+    return this.active + this.pending;
+  }
+
+  /**
+   * Waits for a free stream and returns the session to open it on. The caller must call
+   * {@link release} once that stream is over. Throws {@link ApnsConnectionError} when no
+   * session can be had.
+   */
+  async acquire(): Promise<http2.ClientHttp2Session> {
+    this.pending++;
+    try {
+      for (;;) {
+        const session = await this.ensureSession();
+        if (this.active < this.limit()) {
+          this.active++;
+          return session;
+        }
+        await new Promise<void>((resolve) => this.waiters.push(resolve));
+      }
+    } catch (error) {
+      // This waiter may have been woken to take a free stream: hand the turn on.
+      this.wakeWaiters(1);
+      throw error;
+    } finally {
+      this.pending--;
+    }
+  }
+
+  release(): void {
+    this.active--;
+    this.wakeWaiters(1);
+  }
+
+  /** Stops opening streams on `session` (the server is shutting down); it finishes gracefully. */
+  retire(session: http2.ClientHttp2Session): void {
+    if (this.session === session) this.drop(session, 'was retired after a Shutdown answer');
+    if (!session.closed && !session.destroyed) session.close();
+  }
+
+  /** Closes every session once its streams are over; later pushes fail with ClientClosed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.session = undefined;
+    this.wakeWaiters(this.waiters.length);
+    await Promise.all(
+      [...this.sessions].map(
+        (session) =>
+          new Promise<void>((resolve) => {
+            if (session.destroyed) return resolve();
+            session.once('close', () => resolve());
+            if (!session.closed) session.close();
+          }),
+      ),
+    );
+  }
+
+  private limit(): number {
+    // A server may announce 0 for a moment; one stream at a time keeps pushes moving.
+    return Math.max(1, Math.min(this.options.maxConcurrentStreams, this.remoteLimit));
+  }
+
+  private wakeWaiters(count: number): void {
+    for (let i = 0; i < count && this.waiters.length > 0; i++) this.waiters.shift()?.();
+  }
+
+  private ensureSession(): Promise<http2.ClientHttp2Session> {
+    if (this.closed) return Promise.reject(new ApnsConnectionError('ClientClosed'));
+    const session = this.session;
+    if (session !== undefined && !session.closed && !session.destroyed) {
+      return Promise.resolve(session);
+    }
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private connect(): Promise<http2.ClientHttp2Session> {
+    const { url, connectOptions, connectTimeoutMs, logger, index } = this.options;
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      const session = http2.connect(url, connectOptions);
+      this.sessions.add(session);
+
+      const fail = (error: Error): void => {
+        if (ready) return;
+        ready = true;
+        clearTimeout(timer);
+        session.destroy();
+        reject(
+          error instanceof ApnsConnectionError
+            ? error
+            : new ApnsConnectionError(`ConnectionError: ${describeError(error)}`),
+        );
+      };
+      const timer = setTimeout(
+        () => fail(new ApnsConnectionError(`ConnectTimeout: no answer in ${connectTimeoutMs} ms`)),
+        connectTimeoutMs,
+      );
+
+      session.on('remoteSettings', (settings: http2.Settings) => {
+        if (!ready) {
+          ready = true;
+          clearTimeout(timer);
+          if (this.closed) {
+            session.close();
+            reject(new ApnsConnectionError('ClientClosed'));
+            return;
+          }
+          this.session = session;
+          logger.debug?.(`APNs connection ${index} open to ${url}`);
+          resolve(session);
+        }
+        if (this.session !== session) return;
+        const before = this.limit();
+        this.remoteLimit = settings.maxConcurrentStreams ?? Number.POSITIVE_INFINITY;
+        if (this.limit() > before) this.wakeWaiters(this.limit() - before);
+      });
+      session.on('goaway', (errorCode: number, lastStreamID: number) => {
+        this.drop(session, `received GOAWAY (code ${errorCode}, last stream ${lastStreamID})`);
+      });
+      session.on('error', (error: Error) => {
+        if (!ready) fail(error);
+        else this.drop(session, `failed: ${describeError(error)}`);
+      });
+      session.on('close', () => {
+        this.sessions.delete(session);
+        if (!ready) fail(new ApnsConnectionError('ConnectionError: closed while connecting'));
+        else this.drop(session, 'closed');
+      });
+    });
+  }
+
+  private drop(session: http2.ClientHttp2Session, why: string): void {
+    if (this.session !== session) return;
+    this.session = undefined;
+    this.remoteLimit = Number.POSITIVE_INFINITY;
+    const level = why === 'closed' ? 'debug' : 'warn';
+    this.options.logger[level]?.(
+      `APNs connection ${this.options.index} ${why}; the next push reconnects`,
+    );
+  }
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== undefined && !error.message.includes(code)
+      ? `${code} ${error.message}`
+      : error.message;
+  }
+  return String(error);
+}
