@@ -19,6 +19,8 @@ const moduleNameMapper = {
 const transform = { '^.+\\.ts$': ['ts-jest', {}] };
 
 module.exports = {
+  // Read at the top level only (a project-level testTimeout is ignored).
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -37,7 +39,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform,
       moduleNameMapper,
-      testTimeout: 60000,
     },
   ],
 };

@@ -8,6 +8,7 @@ import {
   UnsupportedMediaTypeError,
   type Page,
   type Principal,
+  likeContains,
 } from '@app/core';
 import { CSV, GIF, JPEG, PNG, UploadsService, WEBP, Upload } from '@app/uploads';
 import { Injectable } from '@nestjs/common';
@@ -42,11 +43,6 @@ const IMAGE_FIELDS: readonly CampaignFileField[] = IMAGE_FILE_FIELDS;
 export type CampaignReader = Pick<Principal, 'role'>;
 
 const publishedOnly = (reader: CampaignReader) => reader.role === 'branded';
-
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
-function likeContains(text: string): string {
-  return `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
-}
 
 /** The upload key each file field should hold, for the fields the input sets or clears. */
 type ResolvedFiles = Map<CampaignFileField, Upload | null>;

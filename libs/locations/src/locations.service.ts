@@ -1,6 +1,5 @@
-import { NotFoundError, paginate, stampCreated, type Page } from '@app/core';
-import { Pass, PassChangeHooks, PassesService } from '@app/passes';
-import { likeContains } from '@app/passes/pass-content';
+import { likeContains, NotFoundError, paginate, stampCreated, type Page } from '@app/core';
+import { holderChangeTime, Pass, PassChangeHooks, PassesService } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not, Repository } from 'typeorm';
@@ -44,6 +43,9 @@ export class LocationsService {
     private readonly passes: PassesService,
     private readonly changeHooks: PassChangeHooks,
   ) {}
+
+  /** Passes whose change hooks ran, per open transaction, to tell the hooks after commit. */
+  private readonly announcedPasses = new WeakMap<EntityManager, Map<string, Pass>>();
 
   async create(workspaceId: string, actorId: string, input: LocationDto): Promise<LocationView> {
     const pass = await this.referencedPass(workspaceId, input);
@@ -208,9 +210,18 @@ export class LocationsService {
     const result = await manager.update(
       Pass,
       mustExist ? { id: passId, workspaceId, deletedTime: IsNull() } : { id: passId, workspaceId },
-      { version: () => 'version + 1', updatedTime: now },
+      { version: () => 'version + 1' },
     );
     if (mustExist && result.affected === 0) throw new NotFoundError('Pass', passId);
+    // Read under the lock the update took, so the change time follows the latest one.
+    const locked = await manager.findOneBy(Pass, { id: passId, workspaceId });
+    if (locked !== null) {
+      await manager.update(
+        Pass,
+        { id: passId, workspaceId },
+        { updatedTime: holderChangeTime(locked.updatedTime, now) },
+      );
+    }
   }
 
   /** Runs the pass change hooks once the location write is done, still in its transaction. */
@@ -221,7 +232,9 @@ export class LocationsService {
   ): Promise<void> {
     for (const passId of passesToLock(...passIds)) {
       const pass = await manager.findOneBy(Pass, { id: passId, workspaceId });
-      if (pass !== null) await this.changeHooks.changed(manager, pass);
+      if (pass === null) continue;
+      await this.changeHooks.changed(manager, pass);
+      this.announcedPasses.get(manager)?.set(pass.id, pass);
     }
   }
 
@@ -271,10 +284,18 @@ export class LocationsService {
    * snapshot taken by an earlier read in the transaction could hide them). SQLite runs one
    * transaction at a time (see sqlite-gate.ts) and is serialisable anyway.
    */
-  private transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.isMysql()
-      ? this.dataSource.transaction('READ COMMITTED', work)
-      : this.dataSource.transaction(work);
+  private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const announced = new Map<string, Pass>();
+    const tracked = (manager: EntityManager) => {
+      this.announcedPasses.set(manager, announced);
+      return work(manager);
+    };
+    const result = this.isMysql()
+      ? await this.dataSource.transaction('READ COMMITTED', tracked)
+      : await this.dataSource.transaction(tracked);
+    // Committed: workers may start on what the hooks queued.
+    for (const pass of announced.values()) this.changeHooks.committed(pass);
+    return result;
   }
 
   private isMysql(): boolean {

@@ -34,7 +34,12 @@ export function assertUniqueFieldKeys(metadata: PassMetadataDto): void {
   }
 }
 
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
-export function likeContains(text: string): string {
-  return `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+/**
+ * When a change holders see takes effect. Devices compare pass versions by `Last-Modified`,
+ * which has whole seconds, so each such change lands in a later second than the one before
+ * (at most a second ahead of the clock when changes come faster than one a second).
+ */
+export function holderChangeTime(previous: Date, now = new Date()): Date {
+  const nextSecond = (Math.floor(previous.getTime() / 1000) + 1) * 1000;
+  return new Date(Math.max(now.getTime(), nextSecond));
 }
