@@ -10,6 +10,7 @@ import {
 import { LocationsModule } from '@app/locations';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
+import { WalletAModule } from '@app/wallet-a';
 import { DynamicModule, Module } from '@nestjs/common';
 
 /** The HTTP application. Built from a parsed config so tests can start it with their own. */
@@ -28,6 +29,7 @@ export class AppModule {
         PassesModule,
         LocationsModule,
         CampaignsModule,
+        WalletAModule,
       ],
     };
   }

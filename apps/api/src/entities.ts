@@ -3,6 +3,7 @@ import { CAMPAIGN_ENTITIES } from '@app/campaigns';
 import { LOCATION_ENTITIES } from '@app/locations';
 import { PASS_ENTITIES } from '@app/passes';
 import { UPLOADS_ENTITIES } from '@app/uploads';
+import { WALLET_A_ENTITIES } from '@app/wallet-a';
 
 /** Every entity, for the data sources built outside Nest (migration runner, TypeORM CLI). */
 export const ALL_ENTITIES = [
@@ -11,4 +12,5 @@ export const ALL_ENTITIES = [
   ...PASS_ENTITIES,
   ...LOCATION_ENTITIES,
   ...CAMPAIGN_ENTITIES,
+  ...WALLET_A_ENTITIES,
 ];

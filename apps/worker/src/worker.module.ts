@@ -1,16 +1,23 @@
 import { ConfigModule, DatabaseModule, type AppConfig } from '@app/core';
+import { WalletAModule } from '@app/wallet-a';
 import { DynamicModule, Module } from '@nestjs/common';
 
 /**
- * The delivery worker's application context: configuration and database. Delivery itself
- * (notification claiming and fan-out) registers here as it is built.
+ * The delivery worker's application context, without HTTP: configuration, database, and the
+ * delivery modules whose workers claim due work from the shared database (WalletA pass-update
+ * pushes). Run as many as needed; they coordinate through leases in the database only.
  */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot()],
+      imports: [
+        // A worker process always works, whatever WORKER_ENABLED says for API processes.
+        ConfigModule.forRoot({ ...config, worker: { ...config.worker, enabled: true } }),
+        DatabaseModule.forRoot(),
+        WalletAModule,
+      ],
     };
   }
 }

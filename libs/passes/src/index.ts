@@ -2,6 +2,7 @@ export * from './dto/pass-metadata.dto';
 export * from './entities/pass.entity';
 export * from './entities/short-link.entity';
 export * from './pass-change-hooks';
+export { holderChangeTime } from './pass-content';
 export * from './passes.module';
 export * from './passes.service';
 export * from './short-links.service';

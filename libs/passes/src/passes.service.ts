@@ -4,10 +4,10 @@ import {
   ConflictError,
   InvalidInputError,
   isUniqueViolation,
+  likeContains,
   NotFoundError,
   paginate,
   stampCreated,
-  stampUpdated,
   UnsupportedMediaTypeError,
   type AppConfig,
   type Page,
@@ -21,7 +21,7 @@ import type { ListPassesQuery } from './dto/list-passes.query';
 import { REQUIRED_PASS_IMAGES, type UploadInfoDto } from './dto/pass-metadata.dto';
 import type { PassView } from './dto/pass.response';
 import { Pass, type PassStatus } from './entities/pass.entity';
-import { assertUniqueFieldKeys, likeContains, randomSlug } from './pass-content';
+import { assertUniqueFieldKeys, holderChangeTime, randomSlug } from './pass-content';
 import { PassChangeHooks } from './pass-change-hooks';
 import { ShortLinksService } from './short-links.service';
 
@@ -112,21 +112,23 @@ export class PassesService {
       status,
       uploadInfoList,
       version: pass.version + 1,
+      updatedTime: holderChangeTime(pass.updatedTime),
+      updatedBy: actorId,
     });
-    stampUpdated(pass, actorId);
     await this.writing(pass, async (manager) => {
       await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId);
       const { id: passId, ...changes } = pass;
       await manager.update(Pass, { id: passId, workspaceId }, changes);
       await this.changeHooks.changed(manager, pass);
     });
+    this.changeHooks.committed(pass);
     return this.view(pass, await this.accounts.get(workspaceId, pass.accountId));
   }
 
   /** Deletes the pass for the API; holders' devices see it voided on their next update. */
   async remove(workspaceId: string, actorId: string, id: string): Promise<void> {
     const pass = await this.getEntity(workspaceId, id);
-    const now = new Date();
+    const now = holderChangeTime(pass.updatedTime);
     Object.assign(pass, {
       deletedTime: now,
       nameKey: null,
@@ -148,6 +150,7 @@ export class PassesService {
       );
       await this.changeHooks.changed(manager, pass);
     });
+    this.changeHooks.committed(pass);
   }
 
   async get(workspaceId: string, id: string, includeAssets = false): Promise<PassView> {

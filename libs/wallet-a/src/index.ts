@@ -6,3 +6,15 @@ export * from './apns/apns-response';
 export * from './apns/backoff';
 export * from './apns/device-token';
 export * from './apns/provider-token';
+export * from './package/pass-package.service';
+export * from './passkit/registration.entity';
+export * from './passkit/registrations.service';
+export * from './signing/signing-material';
+export * from './updates/pass-update.worker';
+export * from './updates/push-job.entity';
+export * from './updates/wallet-a-pusher';
+export * from './wallet-a.module';
+
+import { Registration } from './passkit/registration.entity';
+import { PushJob } from './updates/push-job.entity';
+export const WALLET_A_ENTITIES = [Registration, PushJob];

@@ -60,6 +60,8 @@ export interface WalletAConfig {
   certPath?: string;
   keyPath?: string;
   wwdrPath?: string;
+  /** Where the generated development CA and pass certificate are kept when none is configured. */
+  devCertDir: string;
   apnsUrl: string;
   apnsKeyPath?: string;
   apnsKeyId?: string;
@@ -261,6 +263,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       certPath: read.optional('WALLET_A_CERT'),
       keyPath: read.optional('WALLET_A_KEY'),
       wwdrPath: read.optional('WALLET_A_WWDR'),
+      devCertDir: read.string('WALLET_A_DEV_CERT_DIR', './data/wallet-a'),
       apnsUrl: read.url('WALLET_A_APNS_URL', 'https://api.push.apple.com', ['http:', 'https:'])!,
       apnsKeyPath: read.optional('WALLET_A_APNS_KEY'),
       apnsKeyId: read.optional('WALLET_A_APNS_KEY_ID'),
@@ -289,6 +292,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (config.storage.driver === 's3' && config.storage.s3.region === undefined) {
     read.problems.push('S3_REGION is required when STORAGE_DRIVER=s3');
+  }
+  const signingFiles = [config.walletA.certPath, config.walletA.keyPath, config.walletA.wwdrPath];
+  if (
+    signingFiles.some((path) => path !== undefined) &&
+    signingFiles.some((path) => path === undefined)
+  ) {
+    read.problems.push('WALLET_A_CERT, WALLET_A_KEY and WALLET_A_WWDR must be set together');
   }
   if ((config.walletA.apnsKeyPath === undefined) !== (config.walletA.apnsKeyId === undefined)) {
     read.problems.push('WALLET_A_APNS_KEY and WALLET_A_APNS_KEY_ID must be set together');

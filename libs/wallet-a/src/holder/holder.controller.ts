@@ -1,0 +1,36 @@
+import { Public } from '@app/core';
+import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Matches } from 'class-validator';
+import type { Request, Response } from 'express';
+import { HolderService } from './holder.service';
+import { sendPackage } from './send-package';
+
+class SlugParam {
+  @Matches(/^[A-Za-z0-9_-]{3,64}$/) slug!: string;
+}
+
+/** What a holder's browser opens: `downloadUrl` = `/p/{slug}`. Published passes only. */
+@ApiExcludeController()
+@Controller('p')
+@Public()
+export class HolderController {
+  constructor(private readonly holder: HolderService) {}
+
+  @Get(':slug')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Cache-Control', 'no-cache')
+  page(@Param() { slug }: SlugParam): Promise<string> {
+    return this.holder.page(slug);
+  }
+
+  @Get(':slug/pass.pkpass')
+  async download(
+    @Param() { slug }: SlugParam,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const pkpass = await this.holder.package(slug);
+    sendPackage(request, response, pkpass, `${slug}.pkpass`);
+  }
+}

@@ -1,0 +1,118 @@
+import type { BackFieldDto, FieldDto, Pass } from '@app/passes';
+
+/** What pass.json needs besides the pass itself. */
+export interface PassJsonContext {
+  passTypeIdentifier: string;
+  teamIdentifier: string;
+  webServiceURL: string;
+  authenticationToken: string;
+  locations: {
+    latitude: number;
+    longitude: number;
+    altitude: number | null;
+    relevantText: string;
+  }[];
+  /** A message field shown on the lock screen through its changeMessage (notifications). */
+  messageField?: PassJsonField;
+}
+
+export interface PassJsonField {
+  key: string;
+  label?: string;
+  value: string;
+  attributedValue?: string;
+  changeMessage?: string;
+}
+
+/** Apple's colour format: `rgb(r, g, b)`. */
+export function hexToRgb(hex: string): string {
+  const value = Number.parseInt(hex.slice(1), 16);
+  return `rgb(${(value >> 16) & 0xff}, ${(value >> 8) & 0xff}, ${value & 0xff})`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function field(source: FieldDto): PassJsonField {
+  return {
+    key: source.key,
+    ...(source.label ? { label: source.label } : {}),
+    value: source.value,
+    ...(source.changeMessage ? { changeMessage: source.changeMessage } : {}),
+  };
+}
+
+/** Back-field links point at their short links, so taps are counted; the text links them. */
+function backField(source: BackFieldDto): PassJsonField {
+  const lines = source.value.map((item) => {
+    const href = item.shortLinkValue ?? item.link;
+    const text = item.text ?? href ?? '';
+    return {
+      plain: href && text !== href ? `${text}: ${href}` : text,
+      html: href ? `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>` : escapeHtml(text),
+    };
+  });
+  return {
+    key: source.key,
+    ...(source.label ? { label: source.label } : {}),
+    value: lines.map((line) => line.plain).join('\n'),
+    attributedValue: lines.map((line) => line.html).join('\n'),
+    ...(source.changeMessage ? { changeMessage: source.changeMessage } : {}),
+  };
+}
+
+/**
+ * The pass.json of a store card (the style that shows logo, icon and strip images): the
+ * spec's topField is the header field, secondaryFields and backFields map one to one.
+ */
+export function buildPassJson(pass: Pass, context: PassJsonContext): Record<string, unknown> {
+  const metadata = pass.passMetadata;
+  const backFields = (metadata.backFields ?? []).map(backField);
+  if (context.messageField) backFields.unshift(context.messageField);
+  return {
+    formatVersion: 1,
+    passTypeIdentifier: context.passTypeIdentifier,
+    teamIdentifier: context.teamIdentifier,
+    serialNumber: pass.id,
+    organizationName: metadata.organizationName,
+    description: metadata.description,
+    ...(metadata.backgroundColor ? { backgroundColor: hexToRgb(metadata.backgroundColor) } : {}),
+    ...(metadata.displayTextColor
+      ? {
+          foregroundColor: hexToRgb(metadata.displayTextColor),
+          labelColor: hexToRgb(metadata.displayTextColor),
+        }
+      : {}),
+    webServiceURL: context.webServiceURL,
+    authenticationToken: context.authenticationToken,
+    ...(metadata.qrUrl
+      ? {
+          barcodes: [
+            {
+              format: 'PKBarcodeFormatQR',
+              message: metadata.qrUrl,
+              messageEncoding: 'iso-8859-1',
+              ...(metadata.qrText ? { altText: metadata.qrText } : {}),
+            },
+          ],
+        }
+      : {}),
+    ...(context.locations.length > 0
+      ? {
+          locations: context.locations.slice(0, 10).map((location) => ({
+            latitude: location.latitude,
+            longitude: location.longitude,
+            ...(location.altitude !== null ? { altitude: location.altitude } : {}),
+            relevantText: location.relevantText,
+          })),
+        }
+      : {}),
+    ...(pass.deletedTime !== null ? { voided: true } : {}),
+    storeCard: {
+      headerFields: metadata.topField ? [field(metadata.topField)] : [],
+      secondaryFields: (metadata.secondaryFields ?? []).map(field),
+      backFields,
+    },
+  };
+}

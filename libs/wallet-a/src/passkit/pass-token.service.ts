@@ -1,0 +1,89 @@
+import { Pass } from '@app/passes';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
+import { IsNull, Repository } from 'typeorm';
+import { SigningMaterialProvider } from '../signing/signing-material';
+
+const HASH_BYTES = 32;
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/**
+ * The `authenticationToken` of each pass: random (32 characters), made when the pass is
+ * first packaged. The database keeps a SHA-256 to check devices' `ApplePass` headers and an
+ * AES-256-GCM copy to put the same token into every later version of the package (Apple
+ * devices keep using the token of the pass they hold). The encryption key is derived from
+ * the pass-signing key, which is stable for the life of the passes it signs.
+ */
+@Injectable()
+export class PassTokenService {
+  private key?: Buffer;
+
+  constructor(
+    @InjectRepository(Pass) private readonly passes: Repository<Pass>,
+    private readonly signing: SigningMaterialProvider,
+  ) {}
+
+  /** The pass's token, made (once, even under concurrent calls) if it has none yet. */
+  async tokenFor(pass: Pass): Promise<string> {
+    if (pass.walletAToken !== null) return this.decrypt(pass.walletAToken);
+    const token = randomBytes(24).toString('base64url');
+    const result = await this.passes.update(
+      { id: pass.id, walletATokenHash: IsNull() },
+      { walletATokenHash: sha256(token).toString('hex'), walletAToken: this.encrypt(token) },
+    );
+    if (result.affected === 1) {
+      pass.walletAToken = this.encrypt(token);
+      return token;
+    }
+    // Another request made the token first: use theirs.
+    const stored = await this.passes.findOneByOrFail({ id: pass.id });
+    pass.walletAToken = stored.walletAToken;
+    return this.decrypt(stored.walletAToken!);
+  }
+
+  /** Checks an `ApplePass <token>` header value against the pass, in constant time. */
+  matches(pass: Pass, token: string): boolean {
+    if (pass.walletATokenHash === null) return false;
+    const expected = Buffer.from(pass.walletATokenHash, 'hex');
+    const actual = sha256(token);
+    return expected.length === HASH_BYTES && timingSafeEqual(actual, expected);
+  }
+
+  private encryptionKey(): Buffer {
+    this.key ??= Buffer.from(
+      hkdfSync(
+        'sha256',
+        this.signing.get().keyPem,
+        'wallet-pass-service',
+        'walletA authenticationToken',
+        32,
+      ),
+    );
+    return this.key;
+  }
+
+  private encrypt(token: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.encryptionKey(), iv);
+    const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+    return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url')).join('.');
+  }
+
+  private decrypt(stored: string): string {
+    const [iv, tag, sealed] = stored.split('.').map((part) => Buffer.from(part, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey(), iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(sealed), decipher.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,128 @@
+import { ID_PATTERN, Public } from '@app/core';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import type { Request, Response } from 'express';
+import { sendPackage } from '../holder/send-package';
+import { PassKitService } from './passkit.service';
+
+const PATH_SEGMENT = /^[A-Za-z0-9._-]{1,255}$/;
+
+class DevicePassParams {
+  @Matches(PATH_SEGMENT) deviceLibraryIdentifier!: string;
+  @Matches(PATH_SEGMENT) passTypeIdentifier!: string;
+  @Matches(ID_PATTERN) @MaxLength(64) serialNumber!: string;
+}
+
+class DeviceParams {
+  @Matches(PATH_SEGMENT) deviceLibraryIdentifier!: string;
+  @Matches(PATH_SEGMENT) passTypeIdentifier!: string;
+}
+
+class PassParams {
+  @Matches(PATH_SEGMENT) passTypeIdentifier!: string;
+  @Matches(ID_PATTERN) @MaxLength(64) serialNumber!: string;
+}
+
+class PushTokenBody {
+  @IsString() @MaxLength(255) pushToken!: string;
+}
+
+class UpdatedQuery {
+  @IsOptional() @IsString() @MaxLength(64) passesUpdatedSince?: string;
+}
+
+class LogBody {
+  @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) logs!: string[];
+}
+
+/**
+ * Apple's PassKit web service (`webServiceURL` = `{PUBLIC_BASE_URL}/passkit`), exactly as the
+ * Wallet Passes documentation describes it. Devices authenticate with `ApplePass <token>`.
+ * Not part of the public REST API, so left out of the OpenAPI document.
+ */
+@ApiExcludeController()
+@Controller('passkit/v1')
+@Public()
+export class PassKitController {
+  constructor(private readonly passKit: PassKitService) {}
+
+  @Post('devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber')
+  async register(
+    @Param() params: DevicePassParams,
+    @Headers('authorization') authorization: string | undefined,
+    @Body() body: PushTokenBody,
+    @Res() response: Response,
+  ): Promise<void> {
+    const outcome = await this.passKit.register(
+      params.passTypeIdentifier,
+      params.serialNumber,
+      authorization,
+      params.deviceLibraryIdentifier,
+      body.pushToken,
+    );
+    response.status(outcome === 'created' ? 201 : 200).end();
+  }
+
+  @Get('devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier')
+  async updated(
+    @Param() params: DeviceParams,
+    @Query() query: UpdatedQuery,
+    @Res() response: Response,
+  ): Promise<void> {
+    const result = await this.passKit.updatedSince(
+      params.deviceLibraryIdentifier,
+      params.passTypeIdentifier,
+      query.passesUpdatedSince,
+    );
+    if (result === null) response.status(204).end();
+    else response.status(200).json(result);
+  }
+
+  @Delete('devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber')
+  @HttpCode(200)
+  async unregister(
+    @Param() params: DevicePassParams,
+    @Headers('authorization') authorization: string | undefined,
+  ): Promise<void> {
+    await this.passKit.unregister(
+      params.passTypeIdentifier,
+      params.serialNumber,
+      authorization,
+      params.deviceLibraryIdentifier,
+    );
+  }
+
+  @Get('passes/:passTypeIdentifier/:serialNumber')
+  async latest(
+    @Param() params: PassParams,
+    @Headers('authorization') authorization: string | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const pkpass = await this.passKit.latest(
+      params.passTypeIdentifier,
+      params.serialNumber,
+      authorization,
+    );
+    sendPackage(request, response, pkpass, `${params.serialNumber}.pkpass`);
+  }
+
+  @Post('log')
+  @HttpCode(200)
+  log(@Body() body: LogBody): void {
+    this.passKit.log(body.logs);
+  }
+}

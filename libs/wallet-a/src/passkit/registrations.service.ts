@@ -1,0 +1,161 @@
+import { isUniqueViolation, newId } from '@app/core';
+import { Pass } from '@app/passes';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { Registration } from './registration.entity';
+
+type Delta = 1 | -1;
+
+/**
+ * Device registrations and the WalletA counters they drive, changed together in one
+ * transaction: issued = devices that ever registered the pass, active = registered now.
+ * Each counter moves only when a conditional write really changed a registration, so
+ * concurrent and repeated calls from devices leave the counters right.
+ */
+@Injectable()
+export class RegistrationsService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** `created` for a new (or returning) device, `existing` when it was registered already. */
+  async register(
+    pass: Pass,
+    deviceLibraryId: string,
+    pushToken: string,
+  ): Promise<'created' | 'existing'> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.lockPass(manager, pass.id);
+      const now = new Date();
+      try {
+        await manager.insert(Registration, {
+          id: newId(),
+          workspaceId: pass.workspaceId,
+          passId: pass.id,
+          deviceLibraryId,
+          pushToken,
+          createdTime: now,
+          updatedTime: now,
+          removedTime: null,
+        });
+        await this.moveCounters(manager, pass.id, { issued: true, active: 1 });
+        return 'created';
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+      const returning = await manager.update(
+        Registration,
+        { passId: pass.id, deviceLibraryId, removedTime: Not(IsNull()) },
+        { removedTime: null, pushToken, updatedTime: now },
+      );
+      if (returning.affected === 1) {
+        await this.moveCounters(manager, pass.id, { issued: false, active: 1 });
+        return 'created';
+      }
+      await manager.update(
+        Registration,
+        { passId: pass.id, deviceLibraryId },
+        { pushToken, updatedTime: now },
+      );
+      return 'existing';
+    });
+  }
+
+  /** The device no longer holds the pass. */
+  async unregister(pass: Pass, deviceLibraryId: string): Promise<void> {
+    await this.deactivate({ passId: pass.id, deviceLibraryId });
+  }
+
+  /** APNs said the device token is gone (410 Unregistered, BadDeviceToken). */
+  async removeUnreachable(registration: Pick<Registration, 'id'>): Promise<void> {
+    await this.deactivate({ id: registration.id });
+  }
+
+  /**
+   * Passes registered on the device that changed after the tag, and the tag to send next
+   * time (milliseconds of the latest change), or null when nothing is registered or changed.
+   */
+  async updatedSince(
+    deviceLibraryId: string,
+    since: number | undefined,
+  ): Promise<{ serialNumbers: string[]; lastUpdated: string } | null> {
+    const rows = await this.dataSource
+      .createQueryBuilder()
+      .select('pass.id', 'id')
+      .addSelect('pass.updated_time', 'updatedTime')
+      .from(Registration, 'registration')
+      .innerJoin(Pass, 'pass', 'pass.id = registration.pass_id')
+      .where('registration.device_library_id = :deviceLibraryId', { deviceLibraryId })
+      .andWhere('registration.removed_time IS NULL')
+      .getRawMany<{ id: string; updatedTime: Date | string }>();
+    if (rows.length === 0) return null;
+    const changes = rows.map((row) => ({ id: row.id, at: toMillis(row.updatedTime) }));
+    const lastUpdated = Math.max(...changes.map((change) => change.at));
+    const serialNumbers = changes
+      .filter((change) => since === undefined || change.at > since)
+      .map((change) => change.id);
+    return serialNumbers.length === 0 ? null : { serialNumbers, lastUpdated: String(lastUpdated) };
+  }
+
+  private async deactivate(
+    where: { id: string } | { passId: string; deviceLibraryId: string },
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const registration = await manager.findOneBy(Registration, {
+        ...where,
+        removedTime: IsNull(),
+      });
+      if (registration === null) return;
+      await this.lockPass(manager, registration.passId);
+      const now = new Date();
+      const result = await manager.update(
+        Registration,
+        { id: registration.id, removedTime: IsNull() },
+        { removedTime: now, updatedTime: now },
+      );
+      if (result.affected === 1)
+        await this.moveCounters(manager, registration.passId, { issued: false, active: -1 });
+    });
+  }
+
+  /**
+   * Registration changes of one pass take turns: each transaction first locks the pass row
+   * (whose counters it will move). Without this, MySQL deadlocks two devices registering at
+   * once (unique-index lock against the pass row lock).
+   */
+  private async lockPass(manager: EntityManager, passId: string): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Pass)
+      .set({ appleIssuedCount: () => 'apple_issued_count' })
+      .where('id = :passId', { passId })
+      .execute();
+  }
+
+  private async moveCounters(
+    manager: EntityManager,
+    passId: string,
+    change: { issued: boolean; active: Delta },
+  ): Promise<void> {
+    const sign = change.active > 0 ? '+' : '-';
+    await manager
+      .createQueryBuilder()
+      .update(Pass)
+      .set({
+        appleActiveCount: () => `apple_active_count ${sign} 1`,
+        totalActiveCount: () => `total_active_count ${sign} 1`,
+        ...(change.issued
+          ? {
+              appleIssuedCount: () => 'apple_issued_count + 1',
+              totalIssuedCount: () => 'total_issued_count + 1',
+            }
+          : {}),
+      })
+      .where('id = :passId', { passId })
+      .execute();
+  }
+}
+
+/** SQLite returns the raw datetime as UTC text, MySQL as a Date. */
+function toMillis(value: Date | string): number {
+  if (value instanceof Date) return value.getTime();
+  return new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`).getTime();
+}

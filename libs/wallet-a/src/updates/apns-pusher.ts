@@ -1,0 +1,40 @@
+import type { AppConfig } from '@app/core';
+import type { LoggerService } from '@nestjs/common';
+import { createApnsClient } from '../apns/apns-client.factory';
+import type { ApnsClient } from '../apns/apns-client';
+import type { SigningMaterialProvider } from '../signing/signing-material';
+import type { PushOutcome, WalletAPusher } from './wallet-a-pusher';
+
+/**
+ * WalletA pass-update pushes over APNs. The client (and its HTTP/2 connections) is made on
+ * first use and then kept for the life of the process.
+ */
+export class ApnsPusher implements WalletAPusher {
+  private client?: ApnsClient;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly signing: SigningMaterialProvider,
+    private readonly logger: LoggerService,
+  ) {}
+
+  async pushUpdates(
+    tokens: string[],
+    onOutcome: (token: string, outcome: PushOutcome) => Promise<void>,
+  ): Promise<void> {
+    this.client ??= createApnsClient(this.config, this.signing.get(), this.logger);
+    // Apple's pass-update push: an empty JSON payload, topic = the pass type identifier.
+    for await (const { token, result } of this.client.sendEach(tokens)) {
+      await onOutcome(
+        token,
+        result.status === 'sent'
+          ? { status: 'sent' }
+          : { status: result.status, reason: result.reason },
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+  }
+}

@@ -1,0 +1,19 @@
+/** What became of one device's push. */
+export type PushOutcome =
+  | { status: 'sent' }
+  | { status: 'unregistered'; reason: string }
+  | { status: 'failed'; reason: string };
+
+/**
+ * Sends "your pass changed" pushes (the empty payload Apple asks for) to device push tokens,
+ * reporting each outcome as it arrives. Implemented over APNs; tests may swap it.
+ */
+export interface WalletAPusher {
+  pushUpdates(
+    tokens: string[],
+    onOutcome: (token: string, outcome: PushOutcome) => Promise<void>,
+  ): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const WALLET_A_PUSHER = Symbol('WALLET_A_PUSHER');

@@ -1,0 +1,58 @@
+import { APP_CONFIG, type AppConfig } from '@app/core';
+import { LocationsModule } from '@app/locations';
+import { PassesModule } from '@app/passes';
+import { UploadsModule } from '@app/uploads';
+import { Logger, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { HolderController } from './holder/holder.controller';
+import { HolderService } from './holder/holder.service';
+import { PassPackageService } from './package/pass-package.service';
+import { PassKitController } from './passkit/passkit.controller';
+import { PassKitService } from './passkit/passkit.service';
+import { PassTokenService } from './passkit/pass-token.service';
+import { Registration } from './passkit/registration.entity';
+import { RegistrationsService } from './passkit/registrations.service';
+import { SigningMaterialProvider } from './signing/signing-material';
+import { ApnsPusher } from './updates/apns-pusher';
+import { PassUpdateWorker } from './updates/pass-update.worker';
+import { PassUpdatesService } from './updates/pass-updates.service';
+import { PushJob } from './updates/push-job.entity';
+import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
+
+/**
+ * WalletA end to end: signed packages, the holder's page, Apple's PassKit web service, and
+ * APNs pushes when a pass changes.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Registration, PushJob]),
+    PassesModule,
+    UploadsModule,
+    LocationsModule,
+  ],
+  controllers: [PassKitController, HolderController],
+  providers: [
+    SigningMaterialProvider,
+    PassTokenService,
+    PassPackageService,
+    RegistrationsService,
+    PassKitService,
+    HolderService,
+    PassUpdatesService,
+    PassUpdateWorker,
+    {
+      provide: WALLET_A_PUSHER,
+      inject: [APP_CONFIG, SigningMaterialProvider],
+      useFactory: (config: AppConfig, signing: SigningMaterialProvider) =>
+        new ApnsPusher(config, signing, new Logger('APNs')),
+    },
+  ],
+  exports: [
+    PassPackageService,
+    RegistrationsService,
+    PassUpdateWorker,
+    SigningMaterialProvider,
+    WALLET_A_PUSHER,
+  ],
+})
+export class WalletAModule {}

@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface OpenedPackage {
+  files: Record<string, Buffer>;
+  passJson: Record<string, unknown>;
+  manifest: Record<string, string>;
+  /** `openssl smime -verify` of the detached signature over manifest.json against the CA. */
+  signatureVerifies: boolean;
+}
+
+/** Unzips a .pkpass with the system's unzip and checks it the way a device would. */
+export function openPackage(pkpass: Buffer, caPem: string): OpenedPackage {
+  const dir = mkdtempSync(join(tmpdir(), 'pkpass-'));
+  try {
+    writeFileSync(join(dir, 'pass.pkpass'), pkpass);
+    writeFileSync(join(dir, 'ca.pem'), caPem);
+    execFileSync('unzip', ['-q', join(dir, 'pass.pkpass'), '-d', join(dir, 'content')]);
+    const files: Record<string, Buffer> = {};
+    for (const name of readdirSync(join(dir, 'content')))
+      files[name] = readFileSync(join(dir, 'content', name));
+    let signatureVerifies = true;
+    try {
+      execFileSync(
+        'openssl',
+        [
+          'smime',
+          '-verify',
+          '-binary',
+          '-inform',
+          'DER',
+          '-in',
+          join(dir, 'content', 'signature'),
+          '-content',
+          join(dir, 'content', 'manifest.json'),
+          '-CAfile',
+          join(dir, 'ca.pem'),
+          '-purpose',
+          'any',
+          '-out',
+          '/dev/null',
+        ],
+        { stdio: 'pipe' },
+      );
+    } catch {
+      signatureVerifies = false;
+    }
+    return {
+      files,
+      passJson: JSON.parse(files['pass.json'].toString('utf8')) as Record<string, unknown>,
+      manifest: JSON.parse(files['manifest.json'].toString('utf8')) as Record<string, string>,
+      signatureVerifies,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const sha1 = (content: Buffer): string => createHash('sha1').update(content).digest('hex');
