@@ -69,6 +69,7 @@ export class PassesService {
         version: 1,
         walletATokenHash: null,
         walletAToken: null,
+        walletAMessage: null,
         deletedTime: null,
       }),
       actorId,

@@ -2,6 +2,13 @@ import { WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
 import type { PassMetadataDto, UploadInfoDto } from '../dto/pass-metadata.dto';
 
+/** The notification a pass currently shows (see `walletAMessage`). */
+export interface PassMessage {
+  notificationId: string;
+  label: string | null;
+  message: string;
+}
+
 export const PASS_STATUSES = ['Draft', 'Published'] as const;
 export type PassStatus = (typeof PASS_STATUSES)[number];
 
@@ -72,6 +79,13 @@ export class Pass extends WorkspaceOwnedEntity {
   /** The same token, AES-256-GCM encrypted, to put it into later versions of the package. */
   @Column({ name: 'wallet_a_token', type: 'varchar', length: 255, nullable: true })
   walletAToken!: string | null;
+
+  /**
+   * The latest notification shown on WalletA passes: a field whose value is the message, so
+   * its changeMessage puts it on the lock screen. Null until the first notification.
+   */
+  @Column({ name: 'wallet_a_message', type: 'simple-json', nullable: true })
+  walletAMessage!: PassMessage | null;
 
   /** Set when the pass was deleted: gone from the API, voided for holders. */
   @Column({ name: 'deleted_time', type: 'datetime', precision: 3, nullable: true })

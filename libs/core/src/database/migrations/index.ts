@@ -3,6 +3,7 @@ import { CreateUploads1763830000000 } from './1763830000000-create-uploads';
 import { CreatePasses1763840000000 } from './1763840000000-create-passes';
 import { CreateWalletA1763850000000 } from './1763850000000-create-wallet-a';
 import { CreateCampaigns1763860000000 } from './1763860000000-create-campaigns';
+import { CreateNotifications1763870000000 } from './1763870000000-create-notifications';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   CreatePasses1763840000000,
   CreateWalletA1763850000000,
   CreateCampaigns1763860000000,
+  CreateNotifications1763870000000,
 ];
