@@ -1,6 +1,10 @@
 export * from './dto/pass-metadata.dto';
 export * from './entities/pass.entity';
 export * from './entities/short-link.entity';
+export * from './links/link-click.entity';
+export * from './links/link-redirect.service';
+export * from './links/link-stats.service';
+export { withUtmSource } from './links/utm';
 export * from './pass-change-hooks';
 export { holderChangeTime } from './pass-content';
 export * from './passes.module';
@@ -9,4 +13,5 @@ export * from './short-links.service';
 
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
-export const PASS_ENTITIES = [Pass, ShortLink];
+import { LinkClick } from './links/link-click.entity';
+export const PASS_ENTITIES = [Pass, ShortLink, LinkClick];

@@ -4,15 +4,25 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
+import { LinkClick } from './links/link-click.entity';
+import { LinkRedirectController } from './links/link-redirect.controller';
+import { LinkRedirectService } from './links/link-redirect.service';
+import { LinkStatsService } from './links/link-stats.service';
 import { PassChangeHooks } from './pass-change-hooks';
 import { PassesController } from './passes.controller';
 import { PassesService } from './passes.service';
 import { ShortLinksService } from './short-links.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Pass, ShortLink]), AuthModule, UploadsModule],
-  controllers: [PassesController],
-  providers: [PassesService, ShortLinksService, PassChangeHooks],
-  exports: [PassesService, ShortLinksService, PassChangeHooks, TypeOrmModule],
+  imports: [TypeOrmModule.forFeature([Pass, ShortLink, LinkClick]), AuthModule, UploadsModule],
+  controllers: [PassesController, LinkRedirectController],
+  providers: [
+    PassesService,
+    ShortLinksService,
+    PassChangeHooks,
+    LinkRedirectService,
+    LinkStatsService,
+  ],
+  exports: [PassesService, ShortLinksService, PassChangeHooks, LinkStatsService, TypeOrmModule],
 })
 export class PassesModule {}
