@@ -11,6 +11,8 @@ const moduleNameMapper = {
   '^@app/passes/(.*)$': '<rootDir>/libs/passes/src/$1',
   '^@app/locations$': '<rootDir>/libs/locations/src',
   '^@app/locations/(.*)$': '<rootDir>/libs/locations/src/$1',
+  '^@app/notifications$': '<rootDir>/libs/notifications/src',
+  '^@app/notifications/(.*)$': '<rootDir>/libs/notifications/src/$1',
   '^@app/wallet-a$': '<rootDir>/libs/wallet-a/src',
   '^@app/wallet-a/(.*)$': '<rootDir>/libs/wallet-a/src/$1',
   '^@app/campaigns$': '<rootDir>/libs/campaigns/src',

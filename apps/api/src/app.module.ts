@@ -8,6 +8,7 @@ import {
   type AppConfig,
 } from '@app/core';
 import { LocationsModule } from '@app/locations';
+import { NotificationsModule } from '@app/notifications';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { WalletAModule } from '@app/wallet-a';
@@ -30,6 +31,7 @@ export class AppModule {
         LocationsModule,
         CampaignsModule,
         WalletAModule,
+        NotificationsModule,
       ],
     };
   }

@@ -1,6 +1,7 @@
 import { AUTH_ENTITIES } from '@app/auth';
 import { CAMPAIGN_ENTITIES } from '@app/campaigns';
 import { LOCATION_ENTITIES } from '@app/locations';
+import { NOTIFICATION_ENTITIES } from '@app/notifications';
 import { PASS_ENTITIES } from '@app/passes';
 import { UPLOADS_ENTITIES } from '@app/uploads';
 import { WALLET_A_ENTITIES } from '@app/wallet-a';
@@ -13,4 +14,5 @@ export const ALL_ENTITIES = [
   ...LOCATION_ENTITIES,
   ...CAMPAIGN_ENTITIES,
   ...WALLET_A_ENTITIES,
+  ...NOTIFICATION_ENTITIES,
 ];

@@ -1,11 +1,13 @@
 import { ConfigModule, DatabaseModule, type AppConfig } from '@app/core';
+import { NotificationsModule } from '@app/notifications';
 import { WalletAModule } from '@app/wallet-a';
 import { DynamicModule, Module } from '@nestjs/common';
 
 /**
  * The delivery worker's application context, without HTTP: configuration, database, and the
  * delivery modules whose workers claim due work from the shared database (WalletA pass-update
- * pushes). Run as many as needed; they coordinate through leases in the database only.
+ * pushes, notification delivery). Run as many as needed; they coordinate through leases in
+ * the database only.
  */
 @Module({})
 export class WorkerModule {
@@ -17,6 +19,7 @@ export class WorkerModule {
         ConfigModule.forRoot({ ...config, worker: { ...config.worker, enabled: true } }),
         DatabaseModule.forRoot(),
         WalletAModule,
+        NotificationsModule,
       ],
     };
   }

@@ -1,5 +1,12 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
-import { Authenticated, ErrorBody, IdParam, mapPage, type Principal } from '@app/core';
+import {
+  Authenticated,
+  RequireRoles,
+  ErrorBody,
+  IdParam,
+  mapPage,
+  type Principal,
+} from '@app/core';
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -26,7 +33,7 @@ export class CampaignsController {
   constructor(private readonly campaigns: CampaignsService) {}
 
   @Post()
-  @Authenticated({ roles: [...CAMPAIGN_WRITERS.roles] })
+  @RequireRoles(...CAMPAIGN_WRITERS.roles)
   @ApiOperation({
     summary: 'Create a campaign',
     description:
@@ -83,7 +90,7 @@ export class CampaignsController {
   }
 
   @Patch(':id')
-  @Authenticated({ roles: [...CAMPAIGN_WRITERS.roles] })
+  @RequireRoles(...CAMPAIGN_WRITERS.roles)
   @ApiOperation({
     summary: 'Update a campaign',
     description:

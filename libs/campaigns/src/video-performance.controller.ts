@@ -1,5 +1,13 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
-import { Authenticated, ErrorBody, IdParam, mapPage, PageQuery, type Principal } from '@app/core';
+import {
+  Authenticated,
+  RequireRoles,
+  ErrorBody,
+  IdParam,
+  mapPage,
+  PageQuery,
+  type Principal,
+} from '@app/core';
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -45,7 +53,7 @@ export class VideoPerformanceController {
   }
 
   @Post()
-  @Authenticated({ roles: [...CAMPAIGN_WRITERS.roles] })
+  @RequireRoles(...CAMPAIGN_WRITERS.roles)
   @ApiOperation({
     summary: 'Add video-performance records',
     description:

@@ -23,3 +23,4 @@ export * from './rate-limit/rate-limit.store';
 export * from './validation/validation';
 export * from './validation/id-param';
 export * from './http/content-type.interceptor';
+export * from './worker/tick-loop';

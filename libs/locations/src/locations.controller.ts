@@ -1,5 +1,5 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
-import { Authenticated, ErrorBody, mapPage, type Principal } from '@app/core';
+import { Authenticated, RequireRoles, ErrorBody, mapPage, type Principal } from '@app/core';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -50,7 +50,7 @@ export class LocationsController {
   constructor(private readonly locations: LocationsService) {}
 
   @Post()
-  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @RequireRoles(...WRITE_ROLES.roles)
   @ApiOperation({
     summary: 'Create a location',
     description:
@@ -93,7 +93,7 @@ export class LocationsController {
   }
 
   @Put(':locationId')
-  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @RequireRoles(...WRITE_ROLES.roles)
   @ApiOperation({
     summary: 'Replace a location',
     description:
@@ -117,7 +117,7 @@ export class LocationsController {
 
   @Delete(':locationId')
   @HttpCode(204)
-  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @RequireRoles(...WRITE_ROLES.roles)
   @ApiOperation({
     summary: 'Delete a location',
     description: 'Holders of its pass get the pass without it.',

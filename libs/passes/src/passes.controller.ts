@@ -1,6 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
+  RequireRoles,
   ErrorBody,
   IdParam,
   mapPage,
@@ -42,7 +43,7 @@ export class PassesController {
   constructor(private readonly passes: PassesService) {}
 
   @Post()
-  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @RequireRoles(...WRITE_ROLES.roles)
   @ApiOperation({
     summary: 'Create a pass',
     description: '`passName` is unique in the workspace. Status defaults to `Draft`.',
@@ -88,7 +89,7 @@ export class PassesController {
   }
 
   @Patch(':id')
-  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @RequireRoles(...WRITE_ROLES.roles)
   @ApiOperation({
     summary: 'Update a pass',
     description: 'Holders get the new pass content on their devices. Returns the updated pass.',
@@ -111,7 +112,7 @@ export class PassesController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated({ roles: [...WRITE_ROLES.roles] })
+  @RequireRoles(...WRITE_ROLES.roles)
   @ApiOperation({ summary: 'Delete a pass', description: "Holders' copies become void." })
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ type: ErrorBody })

@@ -1,4 +1,11 @@
-import { Authenticated, ErrorBody, IdParam, mapPage, type Principal } from '@app/core';
+import {
+  Authenticated,
+  RequireRoles,
+  ErrorBody,
+  IdParam,
+  mapPage,
+  type Principal,
+} from '@app/core';
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -47,7 +54,7 @@ export class AccountsController {
   }
 
   @Post()
-  @Authenticated({ roles: ['owner', 'admin', 'member'] })
+  @RequireRoles('owner', 'admin', 'member')
   @ApiOperation({ summary: 'Add a brand account to the workspace' })
   @ApiCreatedResponse({ type: AccountResponse })
   @ApiBadRequestResponse({ type: ErrorBody })

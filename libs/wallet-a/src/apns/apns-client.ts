@@ -126,6 +126,11 @@ export class ApnsClient {
   }
 
   /** Pushes to one device token; never throws. */
+  /** Why no push can be sent (no usable credentials), or null when pushes can go out. */
+  get unavailableReason(): string | null {
+    return this.auth.kind === 'unavailable' ? this.auth.reason : null;
+  }
+
   async send(deviceToken: string, notification: ApnsNotification = {}): Promise<ApnsResult> {
     try {
       return await this.sendOnce(deviceToken, notification);

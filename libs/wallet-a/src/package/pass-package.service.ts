@@ -79,6 +79,15 @@ export class PassPackageService {
       teamIdentifier: this.config.walletA.teamId,
       webServiceURL: `${this.config.publicBaseUrl}/passkit`,
       authenticationToken,
+      // The latest notification: its changeMessage puts the message on the lock screen.
+      messageField: pass.walletAMessage
+        ? {
+            key: 'notification',
+            ...(pass.walletAMessage.label ? { label: pass.walletAMessage.label } : {}),
+            value: pass.walletAMessage.message,
+            changeMessage: '%@',
+          }
+        : undefined,
       locations: locations.map((location) => ({
         latitude: location.latitude,
         longitude: location.longitude,

@@ -18,13 +18,16 @@ export class ApnsPusher implements WalletAPusher {
     private readonly logger: LoggerService,
   ) {}
 
+  unavailableReason(): string | null {
+    return this.apns().unavailableReason;
+  }
+
   async pushUpdates(
     tokens: string[],
     onOutcome: (token: string, outcome: PushOutcome) => Promise<void>,
   ): Promise<void> {
-    this.client ??= createApnsClient(this.config, this.signing.get(), this.logger);
     // Apple's pass-update push: an empty JSON payload, topic = the pass type identifier.
-    for await (const { token, result } of this.client.sendEach(tokens)) {
+    for await (const { token, result } of this.apns().sendEach(tokens)) {
       await onOutcome(
         token,
         result.status === 'sent'
@@ -32,6 +35,11 @@ export class ApnsPusher implements WalletAPusher {
           : { status: result.status, reason: result.reason },
       );
     }
+  }
+
+  private apns(): ApnsClient {
+    this.client ??= createApnsClient(this.config, this.signing.get(), this.logger);
+    return this.client;
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { APP_CONFIG, type AppConfig } from '@app/core';
+import { APP_CONFIG, TickLoop, type AppConfig } from '@app/core';
 import { PassChangeHooks } from '@app/passes';
 import {
   Inject,
@@ -32,9 +32,7 @@ const JOBS_PER_TICK = 10;
 export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PassUpdates');
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  private readonly loop = new TickLoop('Pass update', () => this.tick(), this.logger);
   private stopped = false;
 
   constructor(
@@ -47,36 +45,14 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     if (!this.config.worker.enabled) return;
-    this.hooks.onCommitted(() => this.kick());
-    this.timer = setInterval(() => this.kick(), this.config.worker.schedulerIntervalMs);
-    this.timer.unref();
-    this.kick();
+    this.hooks.onCommitted(() => this.loop.kick());
+    this.loop.start(this.config.worker.schedulerIntervalMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
     await this.pusher.close();
-  }
-
-  /** Runs a tick now, or right after the one in progress. */
-  kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.tick()
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.error({ err: error }, 'Pass update tick failed'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
   }
 
   /** Claims and completes due jobs; returns how many it processed. */

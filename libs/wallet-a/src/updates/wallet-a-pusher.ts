@@ -9,6 +9,8 @@ export type PushOutcome =
  * reporting each outcome as it arrives. Implemented over APNs; tests may swap it.
  */
 export interface WalletAPusher {
+  /** Why pushes cannot be sent at all (no credentials), or null when they can. */
+  unavailableReason(): string | null;
   pushUpdates(
     tokens: string[],
     onOutcome: (token: string, outcome: PushOutcome) => Promise<void>,

@@ -1,0 +1,133 @@
+import { ID_PATTERN, MAX_PAGE_SIZE, NotEmpty, QueryBoolean, ReadOnly, Required } from '@app/core';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { REQUESTABLE_STATUSES, type RequestableStatus } from '../entities/notification.entity';
+
+const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
+const ISO_MESSAGE = { message: 'must be an ISO 8601 date-time with a time zone' };
+/** Long enough for a lock-screen or back-of-pass message, short enough for both wallets. */
+export const MAX_MESSAGE_LENGTH = 1000;
+
+/** Fields a client may send back although delivery owns them. */
+class NotificationReadOnlyFields {
+  @ReadOnly() id?: unknown;
+  @ReadOnly() publishedTime?: unknown;
+  @ReadOnly() sentTime?: unknown;
+  @ReadOnly() appleNotificationSentCount?: unknown;
+  @ReadOnly() googleNotificationSentCount?: unknown;
+  @ReadOnly() totalNotificationSentCount?: unknown;
+  @ReadOnly() notificationStats?: unknown;
+  @ReadOnly() accountId?: unknown;
+  @ReadOnly() workspaceId?: unknown;
+  @ReadOnly() createdTime?: unknown;
+  @ReadOnly() updatedTime?: unknown;
+  @ReadOnly() createdBy?: unknown;
+  @ReadOnly() updatedBy?: unknown;
+}
+
+/** Message, status and schedule: what create and update share. */
+class NotificationContentFields extends NotificationReadOnlyFields {
+  @ApiPropertyOptional({
+    description:
+      'Shown on the WalletA lock screen and on the back of WalletB passes. Required (non-empty) to send.',
+    maxLength: MAX_MESSAGE_LENGTH,
+    example: 'Double points this weekend!',
+  })
+  @IsOptional()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(MAX_MESSAGE_LENGTH)
+  notificationMessage?: string;
+
+  @ApiPropertyOptional({
+    enum: REQUESTABLE_STATUSES,
+    description: '`Draft`: not sent. `Processing`: send now. `Scheduled`: send at `scheduledTime`.',
+  })
+  @IsOptional()
+  @IsIn(REQUESTABLE_STATUSES)
+  status?: RequestableStatus;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    example: '2026-12-01T09:00:00.000Z',
+  })
+  @IsOptional()
+  @ValidateIf((_object, value) => value !== null)
+  @IsISO8601({ strict: true, strictSeparator: true }, ISO_MESSAGE)
+  @Matches(/(Z|[+-]\d{2}:?\d{2})$/, ISO_MESSAGE)
+  scheduledTime?: string | null;
+}
+
+export class UpdateNotificationDto extends NotificationContentFields {
+  @ApiPropertyOptional({
+    description: 'Id of the pass (its serial number).',
+    pattern: ID_PATTERN.source,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  @Matches(ID_PATTERN, ID_MESSAGE)
+  passSerialNumber?: string;
+
+  @ApiPropertyOptional({ description: 'Internal label; not shown on the pass.', maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  notificationName?: string;
+}
+
+export class CreateNotificationDto extends NotificationContentFields {
+  @ApiProperty({ description: 'Id of the pass (its serial number).', pattern: ID_PATTERN.source })
+  @Required()
+  @IsString()
+  @MaxLength(64)
+  @Matches(ID_PATTERN, ID_MESSAGE)
+  passSerialNumber!: string;
+
+  @ApiProperty({ description: 'Internal label; not shown on the pass.', maxLength: 255 })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  notificationName!: string;
+}
+
+export class GetNotificationQuery {
+  @ApiPropertyOptional({ description: 'Include notificationStats (sends and link clicks).' })
+  @IsOptional()
+  @QueryBoolean()
+  @IsBoolean()
+  includeStats?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Integer-like offset into linkStats (from its `cursor`).',
+    example: '0',
+  })
+  @IsOptional()
+  @Matches(/^\d{1,9}$/, { message: 'must be an integer of 0 or more' })
+  cursor?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+}

@@ -1,0 +1,88 @@
+import { WorkspaceOwnedEntity } from '@app/core';
+import { Column, Entity } from 'typeorm';
+
+export const NOTIFICATION_STATUSES = [
+  'Draft',
+  'Initializing',
+  'Processing',
+  'Finalizing',
+  'Published',
+  'Scheduled',
+  'AppleFailedGoogleSuccess',
+  'AppleSuccessGoogleFailed',
+  'Failed',
+] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** What a client may ask for on create or update; the rest are set by delivery. */
+export const REQUESTABLE_STATUSES = ['Draft', 'Processing', 'Scheduled'] as const;
+export type RequestableStatus = (typeof REQUESTABLE_STATUSES)[number];
+
+/** Only these can be changed or deleted (spec, States and transitions, rules 1 and 2). */
+export const EDITABLE_STATUSES: NotificationStatus[] = ['Draft', 'Scheduled'];
+
+export type PlatformOutcome = 'success' | 'failed';
+
+@Entity({ name: 'notification' })
+export class Notification extends WorkspaceOwnedEntity {
+  @Column({ name: 'pass_id', type: 'varchar', length: 36 })
+  passId!: string;
+
+  @Column({ name: 'account_id', type: 'varchar', length: 36 })
+  accountId!: string;
+
+  @Column({ name: 'notification_name', type: 'varchar', length: 255 })
+  notificationName!: string;
+
+  @Column({ name: 'notification_message', type: 'text', nullable: true })
+  notificationMessage!: string | null;
+
+  @Column({ type: 'varchar', length: 32 })
+  status!: NotificationStatus;
+
+  @Column({ name: 'scheduled_time', type: 'datetime', precision: 3, nullable: true })
+  scheduledTime!: Date | null;
+
+  /** When delivery finished (the spec's "time the notification was sent"). */
+  @Column({ name: 'published_time', type: 'datetime', precision: 3, nullable: true })
+  publishedTime!: Date | null;
+
+  /** When the first push left (delivery started). */
+  @Column({ name: 'sent_time', type: 'datetime', precision: 3, nullable: true })
+  sentTime!: Date | null;
+
+  @Column({ name: 'apple_sent_count', type: 'int', default: 0 })
+  appleNotificationSentCount!: number;
+
+  @Column({ name: 'google_sent_count', type: 'int', default: 0 })
+  googleNotificationSentCount!: number;
+
+  @Column({ name: 'total_sent_count', type: 'int', default: 0 })
+  totalNotificationSentCount!: number;
+
+  @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
+  leaseUntil!: Date | null;
+
+  @Column({ name: 'leased_by', type: 'varchar', length: 64, nullable: true })
+  leasedBy!: string | null;
+
+  @Column({ type: 'int', default: 0 })
+  attempts!: number;
+
+  /** The pass version that carries this notification's message (set once, when prepared). */
+  @Column({ name: 'prepared_version', type: 'int', nullable: true })
+  preparedVersion!: number | null;
+
+  /** Registrations are pushed in id order; a resumed fan-out starts after this one. */
+  @Column({ name: 'fanout_cursor', type: 'varchar', length: 36, nullable: true })
+  fanoutCursor!: string | null;
+
+  @Column({ name: 'apple_outcome', type: 'varchar', length: 16, nullable: true })
+  appleOutcome!: PlatformOutcome | null;
+
+  @Column({ name: 'google_outcome', type: 'varchar', length: 16, nullable: true })
+  googleOutcome!: PlatformOutcome | null;
+
+  @Column({ name: 'failure_reason', type: 'text', nullable: true })
+  failureReason!: string | null;
+}

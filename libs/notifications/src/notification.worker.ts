@@ -1,0 +1,430 @@
+import { APP_CONFIG, isUniqueViolation, newId, TickLoop, type AppConfig } from '@app/core';
+import { holderChangeTime, Pass } from '@app/passes';
+import {
+  Registration,
+  RegistrationsService,
+  WALLET_A_PUSHER,
+  type PushOutcome,
+  type WalletAPusher,
+} from '@app/wallet-a';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  Brackets,
+  DataSource,
+  In,
+  IsNull,
+  LessThan,
+  LessThanOrEqual,
+  MoreThan,
+  type FindOptionsWhere,
+} from 'typeorm';
+import {
+  NotificationDelivery,
+  type DeliveryOutcome,
+} from './entities/notification-delivery.entity';
+import {
+  Notification,
+  type NotificationStatus,
+  type PlatformOutcome,
+} from './entities/notification.entity';
+import { WALLET_B_MESSENGER, type WalletBMessenger } from './wallet-b-messenger';
+
+/** Registrations read and pushed per batch: memory stays flat whatever the audience. */
+const BATCH_SIZE = 1000;
+/** Push outcomes are written in groups this size: at most this many are re-pushed after a crash. */
+const RECORD_EVERY = 100;
+/** A notification not checkpointed for this long is taken over by another worker. */
+const LEASE_MS = 60_000;
+const NOTIFICATIONS_PER_TICK = 10;
+
+const ACTIVE: NotificationStatus[] = ['Initializing', 'Processing', 'Finalizing'];
+
+interface Pending {
+  registrationId: string;
+  outcome: DeliveryOutcome;
+  reason: string | null;
+}
+
+/**
+ * Delivers notifications. Any number of workers share one database: a notification is
+ * claimed by compare-and-set under a lease, and each phase is idempotent and checkpointed, so
+ * a worker that dies is replaced when its lease runs out and nothing is lost or sent twice
+ * (beyond the pushes it had in flight):
+ * - Initializing: the message becomes the pass's notification field and the pass version
+ *   moves on (once: `preparedVersion`);
+ * - Processing: every registered WalletA device is pushed, in batches, each outcome recorded
+ *   per device (devices already recorded are skipped on resume);
+ * - Finalizing: the message is added on WalletB's side, then the outcome of each platform
+ *   gives the final status.
+ */
+@Injectable()
+export class NotificationWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Notifications');
+  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly loop = new TickLoop('Notification delivery', () => this.tick(), this.logger);
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly registrations: RegistrationsService,
+    @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(WALLET_B_MESSENGER) private readonly walletB?: WalletBMessenger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.worker.enabled) this.loop.start(this.config.worker.schedulerIntervalMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.loop.stop();
+  }
+
+  /** Starts delivery now (in a process that runs the worker), e.g. after a create. */
+  kick(): void {
+    this.loop.kick();
+  }
+
+  /** Claims due notifications and delivers them; returns how many it took. */
+  async tick(): Promise<number> {
+    let delivered = 0;
+    while (delivered < NOTIFICATIONS_PER_TICK && !this.stopped) {
+      const notification = await this.claimNext();
+      if (notification === null) break;
+      await this.deliver(notification);
+      delivered += 1;
+    }
+    if (delivered === NOTIFICATIONS_PER_TICK) this.loop.requestAnother();
+    else await this.wakeForNextScheduled();
+    return delivered;
+  }
+
+  /**
+   * Polling alone would send a scheduled notification up to one interval late; a timer set
+   * for the next scheduled time (when it falls within the interval) sends it on time.
+   */
+  private async wakeForNextScheduled(): Promise<void> {
+    if (this.stopped || !this.config.worker.enabled) return;
+    const next = await this.dataSource
+      .getRepository(Notification)
+      .createQueryBuilder('n')
+      .select('MIN(n.scheduled_time)', 'at')
+      .where("n.status = 'Scheduled'")
+      .getRawOne<{ at: Date | string | null }>();
+    if (next?.at === null || next?.at === undefined) return;
+    const at = next.at instanceof Date ? next.at : new Date(`${next.at.replace(' ', 'T')}Z`);
+    const wait = at.getTime() - Date.now();
+    if (wait <= this.config.worker.schedulerIntervalMs) this.loop.wakeAfter(wait + 5);
+  }
+
+  private async claimNext(): Promise<Notification | null> {
+    const repository = this.dataSource.getRepository(Notification);
+    const now = new Date();
+    const due = await repository
+      .createQueryBuilder('n')
+      .where(
+        new Brackets((where) =>
+          where
+            .where("n.status = 'Scheduled' AND n.scheduled_time <= :now", { now })
+            .orWhere(
+              'n.status IN (:...active) AND (n.lease_until IS NULL OR n.lease_until < :now)',
+              {
+                active: ACTIVE,
+                now,
+              },
+            ),
+        ),
+      )
+      .orderBy('n.id', 'ASC')
+      .take(NOTIFICATIONS_PER_TICK)
+      .getMany();
+
+    for (const candidate of due) {
+      const leaseUntil = new Date(now.getTime() + LEASE_MS);
+      // The same condition that made it due, re-checked in the update: one worker wins.
+      const claimable: FindOptionsWhere<Notification>[] =
+        candidate.status === 'Scheduled'
+          ? [{ id: candidate.id, status: 'Scheduled', scheduledTime: LessThanOrEqual(now) }]
+          : [
+              { id: candidate.id, status: candidate.status, leaseUntil: IsNull() },
+              { id: candidate.id, status: candidate.status, leaseUntil: LessThan(now) },
+            ];
+      const status: NotificationStatus =
+        candidate.status === 'Scheduled' ? 'Initializing' : candidate.status;
+      for (const where of claimable) {
+        const claimed = await repository.update(where, {
+          status,
+          leaseUntil,
+          leasedBy: this.workerId,
+          attempts: candidate.attempts + 1,
+          updatedTime: now,
+        });
+        if (claimed.affected === 1)
+          return { ...candidate, status, leaseUntil, leasedBy: this.workerId };
+      }
+    }
+    return null;
+  }
+
+  private async deliver(notification: Notification): Promise<void> {
+    const pass = await this.dataSource.getRepository(Pass).findOneBy({ id: notification.passId });
+    if (pass === null || pass.deletedTime !== null) {
+      await this.finish(
+        notification,
+        'Failed',
+        'The pass was deleted before the notification went out',
+      );
+      return;
+    }
+    if (notification.preparedVersion === null && !(await this.prepare(notification, pass))) return;
+    if (notification.status !== 'Finalizing' && !(await this.fanOut(notification))) return;
+    await this.finalize(notification, pass);
+  }
+
+  /** Puts the message on the pass (its WalletA notification field) and moves the version on. */
+  private async prepare(notification: Notification, pass: Pass): Promise<boolean> {
+    const now = new Date();
+    const prepared = await this.dataSource
+      .transaction(async (manager) => {
+        // Locks the pass row: the version bump and the message go together.
+        await manager.update(Pass, { id: pass.id }, { version: () => 'version + 1' });
+        const locked = await manager.findOneByOrFail(Pass, { id: pass.id });
+        await manager.update(
+          Pass,
+          { id: pass.id },
+          {
+            walletAMessage: {
+              notificationId: notification.id,
+              label: locked.notificationHeader,
+              message: notification.notificationMessage ?? '',
+            },
+            updatedTime: holderChangeTime(locked.updatedTime, now),
+          },
+        );
+        const claimed = await manager.update(
+          Notification,
+          { id: notification.id, leasedBy: this.workerId },
+          {
+            preparedVersion: locked.version,
+            status: 'Processing',
+            sentTime: now,
+            leaseUntil: new Date(now.getTime() + LEASE_MS),
+            updatedTime: now,
+          },
+        );
+        if (claimed.affected !== 1) throw new LeaseLost();
+        return locked.version;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLost) return null;
+        throw error;
+      });
+    if (prepared === null) return false;
+    Object.assign(notification, { preparedVersion: prepared, status: 'Processing', sentTime: now });
+    return true;
+  }
+
+  /** Pushes every registered device once, recording each outcome; false when the lease was lost. */
+  private async fanOut(notification: Notification): Promise<boolean> {
+    const registrations = this.dataSource.getRepository(Registration);
+    const deliveries = this.dataSource.getRepository(NotificationDelivery);
+    let cursor = notification.fanoutCursor;
+
+    for (;;) {
+      const batch = await registrations.find({
+        where: {
+          passId: notification.passId,
+          removedTime: IsNull(),
+          ...(cursor ? { id: MoreThan(cursor) } : {}),
+        },
+        order: { id: 'ASC' },
+        take: BATCH_SIZE,
+      });
+      if (batch.length === 0) break;
+
+      // On resume, devices already recorded are not pushed again.
+      const done = new Set(
+        (
+          await deliveries.find({
+            select: { registrationId: true },
+            where: { notificationId: notification.id, registrationId: In(batch.map((r) => r.id)) },
+          })
+        ).map((delivery) => delivery.registrationId),
+      );
+      const todo = batch.filter((registration) => !done.has(registration.id));
+      const byToken = new Map<string, Registration[]>();
+      for (const registration of todo) {
+        byToken.set(registration.pushToken, [
+          ...(byToken.get(registration.pushToken) ?? []),
+          registration,
+        ]);
+      }
+
+      let pending: Pending[] = [];
+      const flush = async () => {
+        const rows = pending;
+        pending = [];
+        await this.record(notification.id, rows);
+      };
+      await this.pusher.pushUpdates(
+        [...byToken.keys()],
+        async (token: string, outcome: PushOutcome) => {
+          for (const registration of byToken.get(token) ?? []) {
+            pending.push({
+              registrationId: registration.id,
+              outcome: outcome.status,
+              reason: outcome.status === 'sent' ? null : outcome.reason.slice(0, 255),
+            });
+            if (outcome.status === 'unregistered')
+              await this.registrations.removeUnreachable(registration);
+          }
+          if (pending.length >= RECORD_EVERY) await flush();
+        },
+      );
+      await flush();
+
+      cursor = batch[batch.length - 1].id;
+      if (!(await this.checkpoint(notification.id, { fanoutCursor: cursor }))) return false;
+      notification.fanoutCursor = cursor;
+      if (batch.length < BATCH_SIZE) break;
+    }
+    return this.checkpoint(notification.id, { status: 'Finalizing' }).then((held) => {
+      if (held) notification.status = 'Finalizing';
+      return held;
+    });
+  }
+
+  private async record(notificationId: string, rows: Pending[]): Promise<void> {
+    if (rows.length === 0) return;
+    const createdTime = new Date();
+    const values = rows.map((row) => ({ id: newId(), notificationId, createdTime, ...row }));
+    try {
+      await this.dataSource.getRepository(NotificationDelivery).insert(values);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Another worker recorded some of them (lease taken over): keep the first record of each.
+      for (const value of values) {
+        await this.dataSource
+          .getRepository(NotificationDelivery)
+          .insert(value)
+          .catch((rowError: unknown) => {
+            if (!isUniqueViolation(rowError)) throw rowError;
+          });
+      }
+    }
+  }
+
+  private async finalize(notification: Notification, pass: Pass): Promise<void> {
+    const deliveries = this.dataSource.getRepository(NotificationDelivery);
+    const counts = await deliveries
+      .createQueryBuilder('d')
+      .select('d.outcome', 'outcome')
+      .addSelect('COUNT(*)', 'total')
+      .where('d.notification_id = :id', { id: notification.id })
+      .groupBy('d.outcome')
+      .getRawMany<{ outcome: DeliveryOutcome; total: string | number }>();
+    const count = (outcome: DeliveryOutcome) =>
+      Number(counts.find((c) => c.outcome === outcome)?.total ?? 0);
+    const appleSent = count('sent');
+    const appleFailed = count('failed');
+
+    const reasons: string[] = [];
+    const unavailable = this.pusher.unavailableReason();
+    let appleOutcome: PlatformOutcome = 'success';
+    if (unavailable !== null) {
+      appleOutcome = 'failed';
+      reasons.push(`WalletA: ${unavailable}`);
+    } else if (appleFailed > 0 && appleSent === 0) {
+      appleOutcome = 'failed';
+      reasons.push(`WalletA: APNs accepted none of ${appleFailed} pushes`);
+    }
+
+    let googleOutcome: PlatformOutcome = notification.googleOutcome ?? 'failed';
+    let googleSent = notification.googleNotificationSentCount;
+    if (notification.googleOutcome === null) {
+      const result = this.walletB
+        ? await this.walletB.sendMessage(pass, {
+            id: notification.id,
+            header: pass.notificationHeader ?? pass.passName,
+            body: notification.notificationMessage ?? '',
+          })
+        : ({ status: 'failed', reason: 'WalletB is not set up in this process' } as const);
+      googleOutcome = result.status === 'sent' ? 'success' : 'failed';
+      googleSent = result.status === 'sent' ? result.recipients : 0;
+      if (result.status === 'failed') reasons.push(`WalletB: ${result.reason}`);
+      if (
+        !(await this.checkpoint(notification.id, {
+          googleOutcome,
+          googleNotificationSentCount: googleSent,
+        }))
+      )
+        return;
+    }
+
+    const status: NotificationStatus =
+      appleOutcome === 'success'
+        ? googleOutcome === 'success'
+          ? 'Published'
+          : 'AppleSuccessGoogleFailed'
+        : googleOutcome === 'success'
+          ? 'AppleFailedGoogleSuccess'
+          : 'Failed';
+    await this.finish(notification, status, reasons.length > 0 ? reasons.join('; ') : null, {
+      appleOutcome,
+      appleNotificationSentCount: appleSent,
+      googleNotificationSentCount: googleSent,
+      totalNotificationSentCount: appleSent + googleSent,
+    });
+    this.logger.log(
+      { notificationId: notification.id, status, appleSent, appleFailed, googleSent },
+      'Notification delivered',
+    );
+  }
+
+  private async finish(
+    notification: Notification,
+    status: NotificationStatus,
+    reason: string | null,
+    extra: Partial<Notification> = {},
+  ): Promise<void> {
+    const now = new Date();
+    await this.checkpoint(notification.id, {
+      ...extra,
+      status,
+      failureReason: reason,
+      publishedTime: now,
+      leaseUntil: null,
+    });
+  }
+
+  /** Saves progress and extends the lease, only while this worker still holds the notification. */
+  private async checkpoint(id: string, changes: Partial<Notification>): Promise<boolean> {
+    const now = new Date();
+    const result = await this.dataSource
+      .getRepository(Notification)
+      .update(
+        { id, leasedBy: this.workerId, status: In(ACTIVE) },
+        { leaseUntil: new Date(now.getTime() + LEASE_MS), updatedTime: now, ...changes },
+      );
+    if (result.affected !== 1) {
+      this.logger.warn(
+        { notificationId: id },
+        'Lost the lease of a notification; another worker goes on',
+      );
+      return false;
+    }
+    return true;
+  }
+}
+
+class LeaseLost extends Error {}

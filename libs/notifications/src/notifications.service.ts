@@ -1,0 +1,163 @@
+import {
+  ConflictError,
+  InvalidInputError,
+  MUST_NOT_BE_EMPTY,
+  MUST_NOT_BE_NULL,
+  NotFoundError,
+  stampCreated,
+  stampUpdated,
+} from '@app/core';
+import { PassesService } from '@app/passes';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import type { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
+import {
+  EDITABLE_STATUSES,
+  Notification,
+  type NotificationStatus,
+} from './entities/notification.entity';
+import { NotificationWorker } from './notification.worker';
+
+/** A scheduled time this far in the past is taken as a mistake rather than "send now". */
+const PAST_TOLERANCE_MS = 60_000;
+
+/**
+ * The notification rules of the spec's state table: Draft is kept, Processing is sent now,
+ * Scheduled at its time; only Draft and Scheduled can change (409 otherwise, also when the
+ * worker takes one at the same moment).
+ */
+@Injectable()
+export class NotificationsService {
+  constructor(
+    @InjectRepository(Notification) private readonly notifications: Repository<Notification>,
+    private readonly passes: PassesService,
+    private readonly worker: NotificationWorker,
+  ) {}
+
+  async create(
+    workspaceId: string,
+    actorId: string,
+    input: CreateNotificationDto,
+  ): Promise<Notification> {
+    const pass = await this.passes.getEntity(workspaceId, input.passSerialNumber);
+    // No status means "send it now" (spec: "If absent at creation, the notification is sent immediately").
+    const status = input.status ?? 'Processing';
+    const scheduledTime = parseTime(input.scheduledTime);
+    checkSendable(status, input.notificationMessage ?? null, scheduledTime);
+
+    const notification = stampCreated(
+      this.notifications.create({
+        workspaceId,
+        passId: pass.id,
+        accountId: pass.accountId,
+        notificationName: input.notificationName,
+        notificationMessage: input.notificationMessage ?? null,
+        status,
+        scheduledTime,
+        publishedTime: null,
+        sentTime: null,
+        appleNotificationSentCount: 0,
+        googleNotificationSentCount: 0,
+        totalNotificationSentCount: 0,
+        leaseUntil: null,
+        leasedBy: null,
+        attempts: 0,
+        preparedVersion: null,
+        fanoutCursor: null,
+        appleOutcome: null,
+        googleOutcome: null,
+        failureReason: null,
+      }),
+      actorId,
+    );
+    await this.notifications.insert(notification);
+    if (status !== 'Draft') this.worker.kick();
+    return notification;
+  }
+
+  async get(workspaceId: string, id: string): Promise<Notification> {
+    const notification = await this.notifications.findOneBy({ id, workspaceId });
+    if (notification === null) throw new NotFoundError('Notification', id);
+    return notification;
+  }
+
+  async update(
+    workspaceId: string,
+    actorId: string,
+    id: string,
+    input: UpdateNotificationDto,
+  ): Promise<Notification> {
+    const current = await this.get(workspaceId, id);
+    assertEditable(current.status);
+    const passId =
+      input.passSerialNumber === undefined || input.passSerialNumber === current.passId
+        ? current.passId
+        : (await this.passes.getEntity(workspaceId, input.passSerialNumber)).id;
+    const pass =
+      passId === current.passId ? null : await this.passes.getEntity(workspaceId, passId);
+    const status = input.status ?? current.status;
+    const scheduledTime =
+      input.scheduledTime === undefined ? current.scheduledTime : parseTime(input.scheduledTime);
+    const message = input.notificationMessage ?? current.notificationMessage;
+    checkSendable(status, message, scheduledTime);
+
+    const changes: Partial<Notification> = stampUpdated(
+      {
+        passId,
+        ...(pass ? { accountId: pass.accountId } : {}),
+        notificationName: input.notificationName ?? current.notificationName,
+        notificationMessage: message,
+        status,
+        scheduledTime,
+      } as Notification,
+      actorId,
+    );
+    // Compare-and-set: the worker may take a Scheduled notification at this very moment.
+    const result = await this.notifications.update(
+      { id, workspaceId, status: In(EDITABLE_STATUSES) },
+      changes,
+    );
+    if (result.affected !== 1) assertEditable((await this.get(workspaceId, id)).status);
+    if (status !== 'Draft') this.worker.kick();
+    return this.get(workspaceId, id);
+  }
+
+  async remove(workspaceId: string, id: string): Promise<void> {
+    const result = await this.notifications.delete({
+      id,
+      workspaceId,
+      status: In(EDITABLE_STATUSES),
+    });
+    if (result.affected !== 1) assertEditable((await this.get(workspaceId, id)).status);
+  }
+}
+
+function assertEditable(status: NotificationStatus): void {
+  if (!EDITABLE_STATUSES.includes(status)) {
+    throw new ConflictError(`A notification in ${status} can no longer be changed`, { status });
+  }
+}
+
+function parseTime(value: string | null | undefined): Date | null {
+  return value === undefined || value === null ? null : new Date(value);
+}
+
+/** Sending needs a message; scheduling needs a time that is not in the past. */
+function checkSendable(
+  status: NotificationStatus,
+  message: string | null,
+  scheduledTime: Date | null,
+): void {
+  if (status === 'Draft') return;
+  const problems: Record<string, string> = {};
+  if (message === null) problems.notificationMessage = MUST_NOT_BE_NULL;
+  else if (message.trim() === '') problems.notificationMessage = MUST_NOT_BE_EMPTY;
+  if (status === 'Scheduled') {
+    if (scheduledTime === null) problems.scheduledTime = MUST_NOT_BE_NULL;
+    else if (scheduledTime.getTime() < Date.now() - PAST_TOLERANCE_MS) {
+      problems.scheduledTime = 'must not be in the past';
+    }
+  }
+  if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
+}

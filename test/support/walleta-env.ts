@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { Server } from 'node:http';
+import { ApnsFake } from '../fakes/apns-fake';
+import { createApnsSigningKey } from './test-certificates';
+
+export const PASS_TYPE_ID = 'pass.example.e2e';
+const TEAM_ID = 'TEAME2E001';
+const KEY_ID = 'KEYE2E0001';
+
+/** A device token as APNs hands them out: 32 bytes in hex. */
+export const deviceToken = (n: number): string => n.toString(16).padStart(64, 'a');
+
+/**
+ * An APNs fake that checks provider tokens, and the settings that point the service at it
+ * (token auth with a fresh .p8 key, development signing material in a temporary folder).
+ */
+export async function startWalletAEnv(): Promise<{
+  apns: ApnsFake;
+  env: Record<string, string>;
+  certDir: string;
+}> {
+  const key = createApnsSigningKey();
+  const apns = await ApnsFake.start({
+    topic: PASS_TYPE_ID,
+    tokenAuth: { publicKeyPem: key.publicKeyPem, keyId: KEY_ID, teamId: TEAM_ID },
+  });
+  const certDir = mkdtempSync(join(tmpdir(), 'wps-wallet-a-'));
+  const keyPath = join(certDir, 'AuthKey.p8');
+  writeFileSync(keyPath, key.privateKeyPem);
+  return {
+    apns,
+    certDir,
+    env: {
+      WALLET_A_PASS_TYPE_ID: PASS_TYPE_ID,
+      WALLET_A_TEAM_ID: TEAM_ID,
+      WALLET_A_DEV_CERT_DIR: certDir,
+      WALLET_A_APNS_URL: apns.url,
+      WALLET_A_APNS_KEY: keyPath,
+      WALLET_A_APNS_KEY_ID: KEY_ID,
+    },
+  };
+}
+
+/** Reads the pass's authenticationToken from its package, as a device would after adding it. */
+export async function passAuthToken(server: Server, slug: string): Promise<string> {
+  const response = await request(server)
+    .get(`/p/${slug}/pass.pkpass`)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    })
+    .expect(200);
+  const zip = response.body as Buffer;
+  const match = /"authenticationToken":"([^"]+)"/.exec(zip.toString('latin1'));
+  if (!match) throw new Error('No authenticationToken in the package');
+  return match[1];
+}
+
+/** Registers a device for a pass through Apple's web service, as Wallet does. */
+export async function registerDevice(
+  server: Server,
+  passId: string,
+  authToken: string,
+  device: string,
+  pushToken: string,
+): Promise<void> {
+  await request(server)
+    .post(`/passkit/v1/devices/${device}/registrations/${PASS_TYPE_ID}/${passId}`)
+    .set('Authorization', `ApplePass ${authToken}`)
+    .send({ pushToken })
+    .expect(201);
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
