@@ -15,6 +15,8 @@ const moduleNameMapper = {
   '^@app/notifications/(.*)$': '<rootDir>/libs/notifications/src/$1',
   '^@app/wallet-a$': '<rootDir>/libs/wallet-a/src',
   '^@app/wallet-a/(.*)$': '<rootDir>/libs/wallet-a/src/$1',
+  '^@app/wallet-b$': '<rootDir>/libs/wallet-b/src',
+  '^@app/wallet-b/(.*)$': '<rootDir>/libs/wallet-b/src/$1',
   '^@app/campaigns$': '<rootDir>/libs/campaigns/src',
   '^@app/campaigns/(.*)$': '<rootDir>/libs/campaigns/src/$1',
 };

@@ -12,6 +12,7 @@ import { NotificationsModule } from '@app/notifications';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { WalletAModule } from '@app/wallet-a';
+import { WalletBModule } from '@app/wallet-b';
 import { DynamicModule, Module } from '@nestjs/common';
 
 /** The HTTP application. Built from a parsed config so tests can start it with their own. */
@@ -31,6 +32,7 @@ export class AppModule {
         LocationsModule,
         CampaignsModule,
         WalletAModule,
+        WalletBModule,
         NotificationsModule,
       ],
     };

@@ -5,6 +5,7 @@ import { NOTIFICATION_ENTITIES } from '@app/notifications';
 import { PASS_ENTITIES } from '@app/passes';
 import { UPLOADS_ENTITIES } from '@app/uploads';
 import { WALLET_A_ENTITIES } from '@app/wallet-a';
+import { WALLET_B_ENTITIES } from '@app/wallet-b';
 
 /** Every entity, for the data sources built outside Nest (migration runner, TypeORM CLI). */
 export const ALL_ENTITIES = [
@@ -14,5 +15,6 @@ export const ALL_ENTITIES = [
   ...LOCATION_ENTITIES,
   ...CAMPAIGN_ENTITIES,
   ...WALLET_A_ENTITIES,
+  ...WALLET_B_ENTITIES,
   ...NOTIFICATION_ENTITIES,
 ];

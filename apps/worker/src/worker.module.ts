@@ -1,6 +1,7 @@
 import { ConfigModule, DatabaseModule, type AppConfig } from '@app/core';
 import { NotificationsModule } from '@app/notifications';
 import { WalletAModule } from '@app/wallet-a';
+import { WalletBModule } from '@app/wallet-b';
 import { DynamicModule, Module } from '@nestjs/common';
 
 /**
@@ -19,6 +20,7 @@ export class WorkerModule {
         ConfigModule.forRoot({ ...config, worker: { ...config.worker, enabled: true } }),
         DatabaseModule.forRoot(),
         WalletAModule,
+        WalletBModule,
         NotificationsModule,
       ],
     };

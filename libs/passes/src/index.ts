@@ -1,6 +1,7 @@
 export * from './dto/pass-metadata.dto';
 export * from './entities/pass.entity';
 export * from './entities/short-link.entity';
+export * from './google-save-links';
 export * from './links/link-click.entity';
 export * from './links/link-redirect.service';
 export * from './links/link-stats.service';

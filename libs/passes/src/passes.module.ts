@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
+import { GoogleSaveLinks } from './google-save-links';
 import { LinkClick } from './links/link-click.entity';
 import { LinkRedirectController } from './links/link-redirect.controller';
 import { LinkRedirectService } from './links/link-redirect.service';
@@ -20,9 +21,17 @@ import { ShortLinksService } from './short-links.service';
     PassesService,
     ShortLinksService,
     PassChangeHooks,
+    GoogleSaveLinks,
     LinkRedirectService,
     LinkStatsService,
   ],
-  exports: [PassesService, ShortLinksService, PassChangeHooks, LinkStatsService, TypeOrmModule],
+  exports: [
+    PassesService,
+    ShortLinksService,
+    PassChangeHooks,
+    GoogleSaveLinks,
+    LinkStatsService,
+    TypeOrmModule,
+  ],
 })
 export class PassesModule {}

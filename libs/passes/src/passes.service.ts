@@ -21,6 +21,7 @@ import type { ListPassesQuery } from './dto/list-passes.query';
 import { REQUIRED_PASS_IMAGES, type UploadInfoDto } from './dto/pass-metadata.dto';
 import type { PassView } from './dto/pass.response';
 import { Pass, type PassStatus } from './entities/pass.entity';
+import { GoogleSaveLinks } from './google-save-links';
 import { assertUniqueFieldKeys, holderChangeTime, randomSlug } from './pass-content';
 import { PassChangeHooks } from './pass-change-hooks';
 import { ShortLinksService } from './short-links.service';
@@ -37,6 +38,7 @@ export class PassesService {
     private readonly uploads: UploadsService,
     private readonly shortLinks: ShortLinksService,
     private readonly changeHooks: PassChangeHooks,
+    private readonly googleSaveLinks: GoogleSaveLinks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -78,7 +80,10 @@ export class PassesService {
       await manager.insert(Pass, pass);
       await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId);
       await manager.update(Pass, { id: pass.id }, { passMetadata: pass.passMetadata });
+      // A pass created Published is a change holders can see: wallet integrations set it up.
+      if (pass.status === 'Published') await this.changeHooks.changed(manager, pass);
     });
+    if (pass.status === 'Published') this.changeHooks.committed(pass);
     return this.view(pass, account);
   }
 
@@ -205,26 +210,28 @@ export class PassesService {
       query.includeAssets === true ? await this.assetUrls(workspaceId, items) : undefined;
     return {
       ...page,
-      items: items.map((pass) =>
-        this.view(
-          pass,
-          accounts.get(pass.accountId) ?? { id: pass.accountId, name: '' },
-          assetUrls,
+      items: await Promise.all(
+        items.map((pass) =>
+          this.view(
+            pass,
+            accounts.get(pass.accountId) ?? { id: pass.accountId, name: '' },
+            assetUrls,
+          ),
         ),
       ),
     };
   }
 
-  private view(
+  private async view(
     pass: Pass,
     account: Pick<Account, 'id' | 'name'>,
     assetUrls?: Map<string, string>,
-  ): PassView {
+  ): Promise<PassView> {
     return {
       pass,
       account,
       downloadUrl: `${this.config.publicBaseUrl}/p/${pass.slug}`,
-      googleSaveUrl: null,
+      googleSaveUrl: await this.googleSaveLinks.saveUrlFor(pass),
       assetUrls,
     };
   }

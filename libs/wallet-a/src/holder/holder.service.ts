@@ -1,5 +1,5 @@
 import { APP_CONFIG, NotFoundError, type AppConfig } from '@app/core';
-import { Pass } from '@app/passes';
+import { GoogleSaveLinks, Pass } from '@app/passes';
 import { UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -15,6 +15,7 @@ export class HolderService {
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
     private readonly packages: PassPackageService,
     private readonly uploads: UploadsService,
+    private readonly googleSaveLinks: GoogleSaveLinks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -36,7 +37,7 @@ export class HolderService {
       textColor: metadata.displayTextColor ?? '#000000',
       logoUrl,
       walletAUrl: `${this.config.publicBaseUrl}/p/${pass.slug}/pass.pkpass`,
-      walletBUrl: null,
+      walletBUrl: await this.googleSaveLinks.saveUrlFor(pass),
     });
   }
 

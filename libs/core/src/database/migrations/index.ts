@@ -4,6 +4,7 @@ import { CreatePasses1763840000000 } from './1763840000000-create-passes';
 import { CreateWalletA1763850000000 } from './1763850000000-create-wallet-a';
 import { CreateCampaigns1763860000000 } from './1763860000000-create-campaigns';
 import { CreateNotifications1763870000000 } from './1763870000000-create-notifications';
+import { CreateWalletB1763880000000 } from './1763880000000-create-wallet-b';
 import { CreateLinkClicks1763890000000 } from './1763890000000-create-link-clicks';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   CreateWalletA1763850000000,
   CreateCampaigns1763860000000,
   CreateNotifications1763870000000,
+  CreateWalletB1763880000000,
   CreateLinkClicks1763890000000,
 ];

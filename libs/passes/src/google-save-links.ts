@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import type { Pass } from './entities/pass.entity';
+
+/** Makes "Add to WalletB" links; provided by the WalletB integration when it is present. */
+export interface GoogleSaveLinkProvider {
+  /** A save link for a new holder of the pass, or null when there can be none. */
+  saveUrlFor(pass: Pass): Promise<string | null>;
+}
+
+/**
+ * The pass's raw WalletB link (`googleSaveUrl`) without the passes module knowing Google
+ * Wallet: the integration registers itself here, like the pass change hooks.
+ */
+@Injectable()
+export class GoogleSaveLinks {
+  private provider?: GoogleSaveLinkProvider;
+
+  provide(provider: GoogleSaveLinkProvider): void {
+    this.provider = provider;
+  }
+
+  /** Null without a provider, as with a provider that has no link for this pass. */
+  saveUrlFor(pass: Pass): Promise<string | null> {
+    return this.provider?.saveUrlFor(pass) ?? Promise.resolve(null);
+  }
+}

@@ -1,0 +1,145 @@
+import {
+  APP_CONFIG,
+  isUniqueViolation,
+  MalformedRequestError,
+  newId,
+  UnavailableError,
+  type AppConfig,
+} from '@app/core';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource, IsNull, Not } from 'typeorm';
+import { passIdFromClassId } from '../google/pass-resources';
+import { WalletBObject } from '../objects/wallet-b-object.entity';
+import { lockPass, moveGoogleCounters } from '../pass-lock';
+import {
+  CallbackVerificationError,
+  verifyCallback,
+  type CallbackEvent,
+  type RootSigningKey,
+} from './ecv2-signing-only';
+import { GoogleRootKeys, RootKeysUnavailableError } from './root-keys';
+import { WalletBCallback } from './wallet-b-callback.entity';
+
+/** What a verified callback did: `applied`, or why it changed nothing. */
+export type CallbackOutcome =
+  | { result: 'applied'; event: CallbackEvent }
+  | { result: 'repeated' | 'unknown-pass' | 'no-change'; event: CallbackEvent };
+
+/**
+ * Google's save/delete callbacks: verified (ECv2SigningOnly, see ecv2-signing-only.ts), then
+ * applied once per nonce. `save` records the holder's object and moves googleIssuedCount
+ * (first save of the object only) and googleActiveCount (when it was not active) up with the
+ * totals; `del` moves the active counts down when the object was active. The object row, the
+ * nonce and the counters change in one transaction that first locks the pass row.
+ */
+@Injectable()
+export class WalletBCallbacksService {
+  private readonly logger = new Logger('WalletBCallbacks');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rootKeys: GoogleRootKeys,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async receive(body: unknown): Promise<CallbackOutcome> {
+    const event = await this.verify(body);
+    const outcome = await this.apply(event);
+    this.logger.log(
+      { eventType: event.eventType, objectId: event.objectId, result: outcome.result },
+      'WalletB callback',
+    );
+    return outcome;
+  }
+
+  /** 400 when the callback does not verify; 503 when Google's keys cannot be had. */
+  async verify(body: unknown, now = Date.now()): Promise<CallbackEvent> {
+    const check = (rootKeys: RootSigningKey[]) =>
+      verifyCallback(body, { rootKeys, recipientId: this.config.walletB.issuerId, now });
+    try {
+      try {
+        return check(await this.rootKeys.current());
+      } catch (error) {
+        if (!(error instanceof CallbackVerificationError) || !error.rootKey) throw error;
+        // Google may have rotated its root keys since we fetched them.
+        const fresh = await this.rootKeys.refetch();
+        if (fresh === null) throw error;
+        return check(fresh);
+      }
+    } catch (error) {
+      if (error instanceof RootKeysUnavailableError) throw new UnavailableError(error.message);
+      if (error instanceof CallbackVerificationError) {
+        throw new MalformedRequestError('The WalletB callback does not verify', {
+          reason: error.message,
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async apply(event: CallbackEvent): Promise<CallbackOutcome> {
+    // Classes of other issuers or not of ours, and passes we do not have: answered 200 so Google
+    // does not retry what can never apply, and changed nothing.
+    const passId = passIdFromClassId(this.config.walletB.issuerId, event.classId);
+    if (passId === null) return { result: 'unknown-pass', event };
+
+    return this.dataSource.transaction(async (manager) => {
+      const pass = await lockPass(manager, passId);
+      if (pass === null) return { result: 'unknown-pass' as const, event };
+      const now = new Date();
+      try {
+        await manager.insert(WalletBCallback, {
+          nonce: event.nonce,
+          eventType: event.eventType,
+          objectId: event.objectId,
+          passId,
+          receivedTime: now,
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) return { result: 'repeated' as const, event };
+        throw error;
+      }
+
+      const existing = await manager.findOneBy(WalletBObject, { objectId: event.objectId });
+      // Google's object ids are unique per issuer: one filed under another pass is not this one.
+      if (existing !== null && existing.passId !== passId) {
+        return { result: 'no-change' as const, event };
+      }
+      if (event.eventType === 'save') {
+        if (existing === null) {
+          await manager.insert(WalletBObject, {
+            id: newId(),
+            objectId: event.objectId,
+            workspaceId: pass.workspaceId,
+            passId,
+            savedTime: now,
+            deletedTime: null,
+            createdTime: now,
+            updatedTime: now,
+          });
+          await moveGoogleCounters(manager, passId, { issued: true, active: 1 });
+          return { result: 'applied' as const, event };
+        }
+        const restored = await manager.update(
+          WalletBObject,
+          { id: existing.id, deletedTime: Not(IsNull()) },
+          { deletedTime: null, savedTime: now, updatedTime: now },
+        );
+        if (restored.affected !== 1) return { result: 'no-change' as const, event };
+        await moveGoogleCounters(manager, passId, { issued: false, active: 1 });
+        return { result: 'applied' as const, event };
+      }
+
+      // del: only an object we know as active moves the counters.
+      if (existing === null) return { result: 'no-change' as const, event };
+      const removed = await manager.update(
+        WalletBObject,
+        { id: existing.id, deletedTime: IsNull() },
+        { deletedTime: now, updatedTime: now },
+      );
+      if (removed.affected !== 1) return { result: 'no-change' as const, event };
+      await moveGoogleCounters(manager, passId, { issued: false, active: -1 });
+      return { result: 'applied' as const, event };
+    });
+  }
+}

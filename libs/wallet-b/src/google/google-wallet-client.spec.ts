@@ -1,0 +1,125 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { GoogleWalletFake } from '../../../../test/fakes/google-wallet-fake';
+import { GoogleWalletClient, NOT_CONFIGURED_REASON } from './google-wallet-client';
+import { parseServiceAccount } from './service-account';
+
+const ISSUER = '3388000000012345678';
+const classBody = (suffix: string) => ({ id: `${ISSUER}.${suffix}`, textModulesData: [] });
+const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('GoogleWalletClient against the Google Wallet fake', () => {
+  let fake: GoogleWalletFake;
+  let client: GoogleWalletClient;
+  const account = () => parseServiceAccount(JSON.stringify(fake.serviceAccountJson()), 'test.json');
+  const newClient = (overrides = {}) =>
+    new GoogleWalletClient(fake.url, account(), {
+      retry: { attempts: 4, baseDelayMs: 5, maxDelayMs: 20 },
+      logger: quiet,
+      ...overrides,
+    });
+
+  beforeAll(async () => {
+    fake = await GoogleWalletFake.start({ issuerId: ISSUER });
+  });
+  beforeEach(() => {
+    fake.reset();
+    client = newClient();
+  });
+  afterAll(() => fake.close());
+
+  it('gets an access token from token_uri once and reuses it', async () => {
+    const before = fake.tokensIssued;
+    expect(await client.insertClass(classBody('a'))).toMatchObject({ ok: true });
+    expect(await client.patchClass({ id: `${ISSUER}.a`, textModulesData: [] })).toMatchObject({
+      ok: true,
+    });
+    expect(fake.tokensIssued - before).toBe(1);
+    expect(fake.calls.map((call) => call.status)).toEqual([200, 200]);
+  });
+
+  it('maps 409 and 404 to typed failures, without retrying them', async () => {
+    await client.insertClass(classBody('b'));
+    expect(await client.insertClass(classBody('b'))).toMatchObject({ ok: false, kind: 'conflict' });
+    expect(await client.patchClass(classBody('missing'))).toMatchObject({
+      ok: false,
+      kind: 'not-found',
+      status: 404,
+    });
+    expect(fake.calls).toHaveLength(3);
+  });
+
+  it('retries 429 and 5xx with backoff, then succeeds', async () => {
+    fake.failNext(1, 429).failNext(2, 500);
+    expect(await client.insertClass(classBody('c'))).toMatchObject({ ok: true });
+    expect(fake.calls.map((call) => call.status)).toEqual([429, 500, 500, 200]);
+  });
+
+  it('gives up after the tries allowed, as unavailable', async () => {
+    fake.failNext(10, 503);
+    const result = await client.insertClass(classBody('d'));
+    expect(result).toMatchObject({ ok: false, kind: 'unavailable', status: 503 });
+    expect(fake.calls).toHaveLength(4);
+  });
+
+  it('gets a new token once on 401', async () => {
+    await client.insertClass(classBody('e'));
+    fake.revokeTokens();
+    const before = fake.tokensIssued;
+    expect(await client.patchClass(classBody('e'))).toMatchObject({ ok: true });
+    expect(fake.tokensIssued - before).toBe(1);
+    expect(fake.calls.slice(-2).map((call) => call.status)).toEqual([401, 200]);
+  });
+
+  it('reports a token the fake refuses (wrong key) as rejected, not as sent', async () => {
+    const wrong = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const impostor = new GoogleWalletClient(
+      fake.url,
+      { ...account(), privateKey: wrong },
+      { logger: quiet },
+    );
+    const result = await impostor.insertClass(classBody('f'));
+    expect(result).toMatchObject({ ok: false, kind: 'rejected' });
+    expect(fake.tokenRefusals.at(-1)).toBe('Invalid JWT Signature.');
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('reports a network failure (nothing listening) as unavailable after retries', async () => {
+    const offline = new GoogleWalletClient('http://127.0.0.1:9', account(), {
+      retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+      logger: quiet,
+    });
+    expect(await offline.insertClass(classBody('g'))).toMatchObject({
+      ok: false,
+      kind: 'unavailable',
+    });
+  });
+
+  it('fails every call clearly without a service account', async () => {
+    const unconfigured = new GoogleWalletClient(fake.url, null, { logger: quiet });
+    expect(unconfigured.configured).toBe(false);
+    expect(await unconfigured.insertClass(classBody('h'))).toEqual({
+      ok: false,
+      kind: 'not-configured',
+      reason: NOT_CONFIGURED_REASON,
+    });
+  });
+
+  it('reports the notification quota as quota-exceeded, not as a retryable 429', async () => {
+    await client.insertClass(classBody('i'));
+    const message = (n: number) => ({
+      id: `m${n}`,
+      header: 'News',
+      body: `Message ${n}`,
+      messageType: 'TEXT_AND_NOTIFY' as const,
+    });
+    for (let n = 1; n <= 3; n++) {
+      expect(await client.addClassMessage(`${ISSUER}.i`, message(n))).toMatchObject({ ok: true });
+    }
+    const calls = fake.calls.length;
+    expect(await client.addClassMessage(`${ISSUER}.i`, message(4))).toMatchObject({
+      ok: false,
+      kind: 'quota-exceeded',
+    });
+    expect(fake.calls.length - calls).toBe(1);
+  });
+});

@@ -1,0 +1,235 @@
+import { backoffDelay } from '@app/wallet-a/apns/backoff';
+import { Logger, type LoggerService } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AccessTokenSource, describeError } from './access-tokens';
+import type { ServiceAccount } from './service-account';
+import type {
+  GenericClass,
+  GenericObject,
+  GenericObjectContent,
+  WalletMessage,
+} from './wallet-objects.types';
+
+export const NOT_CONFIGURED_REASON = 'WalletB is not configured: set WALLET_B_SERVICE_ACCOUNT';
+
+/**
+ * Why a call did not succeed:
+ * - `not-configured`: no service account, nothing was sent;
+ * - `not-found` (404), `conflict` (409, e.g. insert of an existing id);
+ * - `quota-exceeded`: Google's QuotaExceededException for notifying messages;
+ * - `rejected`: any other refusal (4xx, or a 401 that a new token did not cure);
+ * - `unavailable`: 429/5xx, timeouts and network errors that outlasted the retries.
+ */
+export type GoogleFailureKind =
+  'not-configured' | 'not-found' | 'conflict' | 'quota-exceeded' | 'rejected' | 'unavailable';
+
+export type GoogleResult<T> =
+  { ok: true; value: T } | { ok: false; kind: GoogleFailureKind; reason: string; status?: number };
+
+export interface GoogleRetryOptions {
+  /** Tries in all, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface GoogleWalletClientOptions {
+  requestTimeoutMs?: number;
+  retry?: Partial<GoogleRetryOptions>;
+  random?: () => number;
+  now?: () => number;
+  logger?: LoggerService;
+}
+
+const DEFAULTS = {
+  requestTimeoutMs: 10_000,
+  retry: { attempts: 5, baseDelayMs: 200, maxDelayMs: 10_000 } satisfies GoogleRetryOptions,
+};
+
+type Outcome<T> =
+  | { kind: 'done'; result: GoogleResult<T> }
+  | { kind: 'retry'; reason: string; status?: number; retryAfterMs?: number }
+  | { kind: 'refresh-token'; token: string };
+
+const failure = <T>(kind: GoogleFailureKind, reason: string, status?: number): GoogleResult<T> => ({
+  ok: false,
+  kind,
+  reason,
+  ...(status !== undefined ? { status } : {}),
+});
+
+/**
+ * The Google Wallet REST API (`{WALLET_B_API_URL}/walletobjects/v1/...`) with service-account
+ * authentication. Every call returns a {@link GoogleResult}; nothing throws for a failed call.
+ * 429, 5xx, timeouts and network errors are retried with exponential backoff and full jitter
+ * (honouring Retry-After); a 401 gets one new access token and one more try.
+ */
+export class GoogleWalletClient {
+  private readonly tokens?: AccessTokenSource;
+  private readonly retry: GoogleRetryOptions;
+  private readonly requestTimeoutMs: number;
+  private readonly random: () => number;
+  private readonly logger: LoggerService;
+  private readonly baseUrl: string;
+
+  constructor(
+    apiUrl: string,
+    account: ServiceAccount | null,
+    options: GoogleWalletClientOptions = {},
+  ) {
+    this.baseUrl = `${apiUrl.replace(/\/+$/, '')}/walletobjects/v1`;
+    this.retry = { ...DEFAULTS.retry, ...options.retry };
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+    this.random = options.random ?? Math.random;
+    this.logger = options.logger ?? new Logger('GoogleWallet');
+    if (account !== null) {
+      this.tokens = new AccessTokenSource(account, {
+        requestTimeoutMs: this.requestTimeoutMs,
+        now: options.now ?? Date.now,
+      });
+    }
+  }
+
+  get configured(): boolean {
+    return this.tokens !== undefined;
+  }
+
+  insertClass(resource: GenericClass): Promise<GoogleResult<GenericClass>> {
+    return this.request('POST', '/genericClass', resource);
+  }
+
+  getClass(classId: string): Promise<GoogleResult<GenericClass>> {
+    return this.request('GET', `/genericClass/${encodeURIComponent(classId)}`, undefined);
+  }
+
+  /** PATCH: fields left out keep their value at Google (messages, for one). */
+  patchClass(resource: GenericClass): Promise<GoogleResult<GenericClass>> {
+    return this.request('PATCH', `/genericClass/${encodeURIComponent(resource.id)}`, resource);
+  }
+
+  /** Adds a message to the class: every object of the class shows it (and notifies, per type). */
+  addClassMessage(classId: string, message: WalletMessage): Promise<GoogleResult<GenericClass>> {
+    return this.request<{ resource: GenericClass }>(
+      'POST',
+      `/genericClass/${encodeURIComponent(classId)}/addMessage`,
+      { message },
+    ).then((result) => (result.ok ? { ok: true, value: result.value.resource } : result));
+  }
+
+  patchObject(
+    objectId: string,
+    content: GenericObjectContent,
+  ): Promise<GoogleResult<GenericObject>> {
+    return this.request('PATCH', `/genericObject/${encodeURIComponent(objectId)}`, content);
+  }
+
+  private async request<T>(method: string, path: string, body: unknown): Promise<GoogleResult<T>> {
+    if (this.tokens === undefined) return failure('not-configured', NOT_CONFIGURED_REASON);
+    let attempt = 0;
+    let refreshed = false;
+    for (;;) {
+      const outcome = await this.attempt<T>(this.tokens, method, path, body);
+      if (outcome.kind === 'done') return outcome.result;
+      if (outcome.kind === 'refresh-token') {
+        if (refreshed) return failure('rejected', 'Google refused a new access token (401)', 401);
+        this.tokens.invalidate(outcome.token);
+        refreshed = true;
+        continue;
+      }
+      attempt++;
+      if (attempt >= this.retry.attempts) {
+        const reason = `${method} ${path} failed after ${attempt} tries: ${outcome.reason}`;
+        this.logger.warn({ status: outcome.status }, reason);
+        return failure('unavailable', reason, outcome.status);
+      }
+      const delay = Math.min(
+        this.retry.maxDelayMs,
+        Math.max(
+          backoffDelay(attempt, this.retry.baseDelayMs, this.retry.maxDelayMs, this.random),
+          outcome.retryAfterMs ?? 0,
+        ),
+      );
+      await sleep(delay);
+    }
+  }
+
+  private async attempt<T>(
+    tokens: AccessTokenSource,
+    method: string,
+    path: string,
+    body: unknown,
+  ): Promise<Outcome<T>> {
+    const token = await tokens.get();
+    if (!token.ok) {
+      return token.retryable
+        ? { kind: 'retry', reason: token.reason }
+        : { kind: 'done', result: failure('rejected', token.reason) };
+    }
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.requestTimeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      return { kind: 'retry', reason: describeError(error) };
+    }
+
+    const status = response.status;
+    if (status >= 200 && status < 300) {
+      try {
+        return { kind: 'done', result: { ok: true, value: JSON.parse(text) as T } };
+      } catch {
+        return { kind: 'retry', reason: `${status} with a body that is not JSON`, status };
+      }
+    }
+    const message = googleErrorMessage(text) ?? response.statusText;
+    const reason = `${status} ${message}`.trim();
+    if (status === 401) return { kind: 'refresh-token', token: token.token };
+    if (isNotificationQuotaError(message)) {
+      return { kind: 'done', result: failure('quota-exceeded', reason, status) };
+    }
+    if (status === 429 || status >= 500) {
+      return { kind: 'retry', reason, status, retryAfterMs: retryAfterMs(response) };
+    }
+    if (status === 404) return { kind: 'done', result: failure('not-found', reason, status) };
+    if (status === 409) return { kind: 'done', result: failure('conflict', reason, status) };
+    return { kind: 'done', result: failure('rejected', reason, status) };
+  }
+}
+
+/** `error.message` of Google's error body `{error: {code, message, status}}`. */
+function googleErrorMessage(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } };
+    return typeof body.error?.message === 'string' ? body.error.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Google documents that notifying messages beyond its limit fail with a QuotaExceededException;
+ * that is not an API rate limit ("Quota exceeded for quota metric ..."), which is retried.
+ */
+function isNotificationQuotaError(message: string): boolean {
+  return /QuotaExceededException/i.test(message);
+}
+
+function retryAfterMs(response: Response): number | undefined {
+  const header = response.headers.get('retry-after');
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}

@@ -1,0 +1,18 @@
+export * from './callbacks/ecv2-signing-only';
+export * from './callbacks/wallet-b-callback.entity';
+export * from './google/google-wallet-client';
+export * from './google/pass-resources';
+export * from './google/wallet-objects.types';
+export * from './messages/notification-limit';
+export * from './messages/wallet-b-message.entity';
+export * from './objects/wallet-b-object.entity';
+export * from './sync/class-sync.worker';
+export * from './sync/sync-job.entity';
+export * from './wallet-b.module';
+export * from './wallet-b.service';
+
+import { WalletBCallback } from './callbacks/wallet-b-callback.entity';
+import { WalletBMessage } from './messages/wallet-b-message.entity';
+import { WalletBObject } from './objects/wallet-b-object.entity';
+import { SyncJob } from './sync/sync-job.entity';
+export const WALLET_B_ENTITIES = [WalletBObject, WalletBCallback, WalletBMessage, SyncJob];

@@ -1,0 +1,40 @@
+import { newId } from '@app/core';
+import { PassChangeHooks, type Pass } from '@app/passes';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { SyncJob } from './sync-job.entity';
+
+/**
+ * Queues a sync of the pass's Google class (and holders' objects) in the transaction of every
+ * change of a Published pass, so a committed change is never missed. Drafts have nothing at
+ * Google; a pass is synced from the change that publishes it on.
+ */
+@Injectable()
+export class ClassSyncService implements OnModuleInit {
+  constructor(private readonly hooks: PassChangeHooks) {}
+
+  onModuleInit(): void {
+    this.hooks.register((manager, pass) => this.enqueue(manager, pass));
+  }
+
+  async enqueue(manager: EntityManager, pass: Pass): Promise<void> {
+    if (pass.status !== 'Published') return;
+    const now = new Date();
+    await manager.insert(SyncJob, {
+      id: newId(),
+      workspaceId: pass.workspaceId,
+      passId: pass.id,
+      state: 'pending',
+      attempts: 0,
+      nextAttemptTime: now,
+      leaseUntil: null,
+      leasedBy: null,
+      lastObjectId: null,
+      objectHash: null,
+      lastError: null,
+      createdTime: now,
+      updatedTime: now,
+      finishedTime: null,
+    });
+  }
+}

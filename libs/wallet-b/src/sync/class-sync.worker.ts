@@ -1,0 +1,306 @@
+import { APP_CONFIG, type AppConfig } from '@app/core';
+import { Pass, PassChangeHooks } from '@app/passes';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  Brackets,
+  DataSource,
+  IsNull,
+  LessThan,
+  MoreThan,
+  MoreThanOrEqual,
+  Not,
+  type FindOptionsWhere,
+} from 'typeorm';
+import { GoogleWalletClient } from '../google/google-wallet-client';
+import { buildObjectContent, objectContentHash } from '../google/pass-resources';
+import { WalletBObject } from '../objects/wallet-b-object.entity';
+import { WalletBService } from '../wallet-b.service';
+import { SyncJob } from './sync-job.entity';
+
+/** A job not checkpointed for this long is taken over by another worker. */
+const LEASE_MS = 60_000;
+const JOBS_PER_TICK = 10;
+/** Holders' objects patched per checkpoint. */
+const OBJECT_BATCH = 100;
+/** A failed sync is tried again after 5 s, 10 s, 20 s, ... up to an hour, this many times. */
+const MAX_ATTEMPTS = 20;
+const RETRY_BASE_MS = 5_000;
+const RETRY_MAX_MS = 60 * 60 * 1000;
+/** A job of a pass whose previous job is still being worked on waits this long. */
+const BUSY_PASS_DELAY_MS = 2_000;
+
+/**
+ * Brings passes' Google classes up to date, then patches what holders' objects show (title,
+ * logo, colour, barcode, state) when that changed. Any number of workers may run: jobs are
+ * claimed by compare-and-set under a lease, one pass is synced by one worker at a time, and a
+ * job Google failed is retried with backoff (the object fan-out resumes after its checkpoint).
+ * Runs only where WalletB is configured; jobs queued meanwhile wait for it.
+ */
+@Injectable()
+export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('WalletBSync');
+  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly walletB: WalletBService,
+    private readonly client: GoogleWalletClient,
+    private readonly hooks: PassChangeHooks,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.worker.enabled || !this.walletB.configured) return;
+    this.hooks.onCommitted(() => this.kick());
+    this.timer = setInterval(() => this.kick(), this.config.worker.schedulerIntervalMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Runs a tick now, or right after the one in progress. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.tick()
+      .then(() => undefined)
+      .catch((error: unknown) => this.logger.error({ err: error }, 'WalletB sync tick failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Claims and works on due jobs; returns how many it took. */
+  async tick(): Promise<number> {
+    let processed = 0;
+    while (processed < JOBS_PER_TICK && !this.stopped) {
+      const job = await this.claimNext();
+      if (job === null) break;
+      await this.process(job);
+      processed += 1;
+    }
+    return processed;
+  }
+
+  private jobs() {
+    return this.dataSource.getRepository(SyncJob);
+  }
+
+  private async claimNext(): Promise<SyncJob | null> {
+    const now = new Date();
+    const candidates = await this.jobs()
+      .createQueryBuilder('job')
+      .where(
+        new Brackets((where) =>
+          where
+            .where("job.state = 'pending' AND job.next_attempt_time <= :now", { now })
+            .orWhere("job.state = 'processing' AND job.lease_until < :now", { now }),
+        ),
+      )
+      .orderBy('job.id', 'ASC')
+      .take(JOBS_PER_TICK)
+      .getMany();
+
+    for (const candidate of candidates) {
+      const claimable: FindOptionsWhere<SyncJob>[] = [
+        { id: candidate.id, state: 'pending' },
+        { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
+      ];
+      const leaseUntil = new Date(now.getTime() + LEASE_MS);
+      for (const where of claimable) {
+        const claimed = await this.jobs().update(where, {
+          state: 'processing',
+          leaseUntil,
+          leasedBy: this.workerId,
+          attempts: candidate.attempts + 1,
+          updatedTime: now,
+        });
+        if (claimed.affected !== 1) continue;
+        const job: SyncJob = {
+          ...candidate,
+          state: 'processing',
+          leaseUntil,
+          leasedBy: this.workerId,
+          attempts: candidate.attempts + 1,
+        };
+        if (await this.passBusyElsewhere(job, now)) {
+          await this.release(job, candidate.attempts);
+          break;
+        }
+        return job;
+      }
+    }
+    return null;
+  }
+
+  /** Another worker holds a live lease on a job of the same pass: two syncs must not race. */
+  private async passBusyElsewhere(job: SyncJob, now: Date): Promise<boolean> {
+    const other = await this.jobs().countBy({
+      passId: job.passId,
+      state: 'processing',
+      id: Not(job.id),
+      leaseUntil: MoreThanOrEqual(now),
+    });
+    return other > 0;
+  }
+
+  private async release(job: SyncJob, attempts: number): Promise<void> {
+    await this.jobs().update(
+      { id: job.id, leasedBy: this.workerId, state: 'processing' },
+      {
+        state: 'pending',
+        attempts,
+        leaseUntil: null,
+        leasedBy: null,
+        nextAttemptTime: new Date(Date.now() + BUSY_PASS_DELAY_MS),
+        updatedTime: new Date(),
+      },
+    );
+  }
+
+  private async process(job: SyncJob): Promise<void> {
+    const pass = await this.dataSource.getRepository(Pass).findOneBy({ id: job.passId });
+    if (pass === null || pass.status !== 'Published') {
+      await this.finish(job, { objectHash: job.objectHash });
+      return;
+    }
+    // Jobs of this pass queued before now are covered: this one reads the pass as it is now.
+    await this.jobs().update(
+      { passId: job.passId, state: 'pending', id: Not(job.id) },
+      { state: 'superseded', finishedTime: new Date(), updatedTime: new Date() },
+    );
+
+    const synced = await this.walletB.syncClass(pass);
+    if (!synced.ok) {
+      await this.retryLater(job, `class: ${synced.reason}`);
+      return;
+    }
+
+    const objectHash = objectContentHash(pass);
+    if (job.lastObjectId === null && (await this.objectsShow(pass.id, objectHash))) {
+      await this.finish(job, { objectHash });
+      return;
+    }
+    const content = buildObjectContent(pass, await this.walletB.objectImages(pass));
+    let cursor = job.lastObjectId;
+    for (;;) {
+      const batch = await this.dataSource.getRepository(WalletBObject).find({
+        where: {
+          passId: pass.id,
+          deletedTime: IsNull(),
+          ...(cursor !== null ? { id: MoreThan(cursor) } : {}),
+        },
+        order: { id: 'ASC' },
+        take: OBJECT_BATCH,
+      });
+      for (const object of batch) {
+        const patched = await this.client.patchObject(object.objectId, content);
+        // An object Google does not have (never saved through the link) needs nothing.
+        if (!patched.ok && patched.kind !== 'not-found') {
+          await this.retryLater(job, `object ${object.objectId}: ${patched.reason}`, cursor);
+          return;
+        }
+        cursor = object.id;
+      }
+      if (batch.length < OBJECT_BATCH) break;
+      if (!(await this.checkpoint(job, cursor))) return;
+    }
+    await this.finish(job, { objectHash, lastObjectId: cursor });
+    this.logger.log({ jobId: job.id, passId: pass.id }, 'WalletB class synced');
+  }
+
+  /** True when the last finished sync of the pass left the objects showing this content. */
+  private async objectsShow(passId: string, objectHash: string): Promise<boolean> {
+    const last = await this.jobs().findOne({
+      where: { passId, state: 'done', objectHash: Not(IsNull()) },
+      order: { finishedTime: 'DESC', id: 'DESC' },
+    });
+    return last?.objectHash === objectHash;
+  }
+
+  /** Saves the object cursor and extends the lease, while this worker still holds the job. */
+  private async checkpoint(job: SyncJob, lastObjectId: string | null): Promise<boolean> {
+    const now = new Date();
+    const result = await this.jobs().update(
+      { id: job.id, leasedBy: this.workerId, state: 'processing' },
+      { lastObjectId, leaseUntil: new Date(now.getTime() + LEASE_MS), updatedTime: now },
+    );
+    if (result.affected !== 1) {
+      this.logger.warn({ jobId: job.id }, 'Lost the lease of a WalletB sync job');
+    }
+    return result.affected === 1;
+  }
+
+  private async finish(
+    job: SyncJob,
+    fields: { objectHash: string | null; lastObjectId?: string | null },
+  ): Promise<void> {
+    const now = new Date();
+    await this.jobs().update(
+      { id: job.id, leasedBy: this.workerId, state: 'processing' },
+      {
+        ...fields,
+        state: 'done',
+        leaseUntil: null,
+        lastError: null,
+        finishedTime: now,
+        updatedTime: now,
+      },
+    );
+  }
+
+  /** Back to pending after a delay (from the object cursor), or failed after MAX_ATTEMPTS. */
+  private async retryLater(
+    job: SyncJob,
+    reason: string,
+    lastObjectId: string | null = job.lastObjectId,
+  ): Promise<void> {
+    const now = new Date();
+    const lastError = reason.slice(0, 1000);
+    const givingUp = job.attempts >= MAX_ATTEMPTS;
+    const ceiling = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (job.attempts - 1));
+    // Equal jitter: at least half the ceiling, so retries do not bunch up at zero.
+    const delay = Math.floor(ceiling / 2 + Math.random() * (ceiling / 2));
+    await this.jobs().update(
+      { id: job.id, leasedBy: this.workerId, state: 'processing' },
+      {
+        lastObjectId,
+        lastError,
+        leaseUntil: null,
+        leasedBy: null,
+        updatedTime: now,
+        ...(givingUp
+          ? { state: 'failed', finishedTime: now }
+          : { state: 'pending', nextAttemptTime: new Date(now.getTime() + delay) }),
+      },
+    );
+    this.logger.warn(
+      { jobId: job.id, passId: job.passId, attempts: job.attempts, givingUp },
+      `WalletB sync failed: ${lastError}`,
+    );
+  }
+}

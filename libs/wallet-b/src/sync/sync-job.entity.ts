@@ -1,0 +1,53 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export type SyncJobState = 'pending' | 'processing' | 'done' | 'superseded' | 'failed';
+
+/**
+ * "Bring this pass's Google class (and its holders' objects) up to date": written in the
+ * transaction of the pass change, claimed by one worker under a lease, retried with backoff
+ * when Google fails, resumable after a crash.
+ */
+@Entity({ name: 'wallet_b_sync_job' })
+export class SyncJob {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id!: string;
+
+  @Column({ name: 'workspace_id', type: 'varchar', length: 36 })
+  workspaceId!: string;
+
+  @Column({ name: 'pass_id', type: 'varchar', length: 36 })
+  passId!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  state!: SyncJobState;
+
+  @Column({ type: 'int', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'next_attempt_time', type: 'datetime', precision: 3 })
+  nextAttemptTime!: Date;
+
+  @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
+  leaseUntil!: Date | null;
+
+  @Column({ name: 'leased_by', type: 'varchar', length: 64, nullable: true })
+  leasedBy!: string | null;
+
+  @Column({ name: 'last_object_id', type: 'varchar', length: 36, nullable: true })
+  lastObjectId!: string | null;
+
+  @Column({ name: 'object_hash', type: 'varchar', length: 64, nullable: true })
+  objectHash!: string | null;
+
+  @Column({ name: 'last_error', type: 'varchar', length: 1000, nullable: true })
+  lastError!: string | null;
+
+  @Column({ name: 'created_time', type: 'datetime', precision: 3 })
+  createdTime!: Date;
+
+  @Column({ name: 'updated_time', type: 'datetime', precision: 3 })
+  updatedTime!: Date;
+
+  @Column({ name: 'finished_time', type: 'datetime', precision: 3, nullable: true })
+  finishedTime!: Date | null;
+}

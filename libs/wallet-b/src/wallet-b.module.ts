@@ -1,0 +1,65 @@
+import { APP_CONFIG, type AppConfig } from '@app/core';
+import { WALLET_B_MESSENGER } from '@app/notifications';
+import { PassesModule } from '@app/passes';
+import { UploadsModule } from '@app/uploads';
+import { Global, Logger, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GoogleRootKeys } from './callbacks/root-keys';
+import { WalletBCallback } from './callbacks/wallet-b-callback.entity';
+import { WalletBCallbacksController } from './callbacks/wallet-b-callbacks.controller';
+import { WalletBCallbacksService } from './callbacks/wallet-b-callbacks.service';
+import { GoogleWalletClient } from './google/google-wallet-client';
+import { loadServiceAccount, type ServiceAccount } from './google/service-account';
+import { WalletBMessage } from './messages/wallet-b-message.entity';
+import { WalletBObject } from './objects/wallet-b-object.entity';
+import { ClassSyncService } from './sync/class-sync.service';
+import { ClassSyncWorker } from './sync/class-sync.worker';
+import { SyncJob } from './sync/sync-job.entity';
+import { WALLET_B_SERVICE_ACCOUNT, WalletBService } from './wallet-b.service';
+
+/**
+ * WalletB (Google Wallet) end to end: pass classes kept in sync, "Add to WalletB" save links
+ * (`googleSaveUrl`, the holder page's button), messages to holders, and Google's save/delete
+ * callbacks driving the google* counters. Global so that the notifications worker finds this
+ * module's WalletBService as its WALLET_B_MESSENGER without the notifications module (which
+ * declares that interface) depending on this one.
+ */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([WalletBObject, WalletBCallback, WalletBMessage, SyncJob]),
+    PassesModule,
+    UploadsModule,
+  ],
+  controllers: [WalletBCallbacksController],
+  providers: [
+    {
+      provide: WALLET_B_SERVICE_ACCOUNT,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): ServiceAccount | null => {
+        const path = config.walletB.serviceAccountPath;
+        return path === undefined ? null : loadServiceAccount(path);
+      },
+    },
+    {
+      provide: GoogleWalletClient,
+      inject: [APP_CONFIG, WALLET_B_SERVICE_ACCOUNT],
+      useFactory: (config: AppConfig, account: ServiceAccount | null) =>
+        new GoogleWalletClient(config.walletB.apiUrl, account, {
+          logger: new Logger('GoogleWallet'),
+        }),
+    },
+    {
+      provide: GoogleRootKeys,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new GoogleRootKeys(config.walletB.callbackKeysUrl),
+    },
+    WalletBService,
+    { provide: WALLET_B_MESSENGER, useExisting: WalletBService },
+    WalletBCallbacksService,
+    ClassSyncService,
+    ClassSyncWorker,
+  ],
+  exports: [WalletBService, ClassSyncWorker, WALLET_B_MESSENGER],
+})
+export class WalletBModule {}

@@ -1,0 +1,254 @@
+import { APP_CONFIG, newId, NotFoundError, type AppConfig } from '@app/core';
+import type { WalletBMessenger } from '@app/notifications';
+import { GoogleSaveLinks, type GoogleSaveLinkProvider, type Pass } from '@app/passes';
+import { UploadsService } from '@app/uploads';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource, In, MoreThan } from 'typeorm';
+import {
+  GoogleWalletClient,
+  NOT_CONFIGURED_REASON,
+  type GoogleResult,
+} from './google/google-wallet-client';
+import { signRs256Jwt } from './google/jwt';
+import {
+  buildObjectContent,
+  buildPassClass,
+  classIdFor,
+  newObjectId,
+  objectImageKeys,
+  type ObjectImages,
+} from './google/pass-resources';
+import type { ServiceAccount } from './google/service-account';
+import type { GenericClass, MessageType } from './google/wallet-objects.types';
+import { NOTIFYING_MESSAGES_PER_DAY, NOTIFYING_WINDOW_MS } from './messages/notification-limit';
+import { WalletBMessage } from './messages/wallet-b-message.entity';
+import { lockPass } from './pass-lock';
+
+/** Injection token of the parsed WALLET_B_SERVICE_ACCOUNT file (null when it is not set). */
+export const WALLET_B_SERVICE_ACCOUNT = Symbol('WALLET_B_SERVICE_ACCOUNT');
+
+export const GOOGLE_SAVE_URL_PREFIX = 'https://pay.google.com/gp/v/save/';
+
+/**
+ * Image URLs handed to Google (logo, hero image) stay valid this long: Google fetches them when
+ * an object is saved or patched. Seven days is also the longest S3 presigns.
+ */
+const OBJECT_IMAGE_URL_SECONDS = 7 * 24 * 3600;
+
+export interface WalletBMessageInput {
+  /** Our id for the message (Google keeps it with the message). */
+  id: string;
+  header: string;
+  body: string;
+}
+
+/**
+ * `sent`: Google added the message to the pass's class; `recipients` = the pass's
+ * googleActiveCount when it was sent; `notified` false when Google's limit of notifying
+ * messages was reached and the message went out as TEXT (shown, no notification).
+ */
+export type WalletBSendResult =
+  { status: 'sent'; recipients: number; notified: boolean } | { status: 'failed'; reason: string };
+
+/**
+ * The WalletB (Google Wallet) provider: the pass's Generic class, "Add to WalletB" save links,
+ * and messages to holders. Used by the passes API (save links), the holder page, the
+ * notifications worker (messages, as its WalletBMessenger) and the class-sync worker.
+ */
+@Injectable()
+export class WalletBService implements GoogleSaveLinkProvider, WalletBMessenger, OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly client: GoogleWalletClient,
+    private readonly uploads: UploadsService,
+    private readonly saveLinks: GoogleSaveLinks,
+    @Inject(WALLET_B_SERVICE_ACCOUNT) private readonly account: ServiceAccount | null,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.saveLinks.provide(this);
+  }
+
+  get configured(): boolean {
+    return this.account !== null;
+  }
+
+  get issuerId(): string {
+    return this.config.walletB.issuerId;
+  }
+
+  /**
+   * An "Add to WalletB" link for one new holder: Google's save URL with an RS256 JWT (signed
+   * with the service account's key) whose payload is a new object of the pass's class. Null
+   * when WalletB is not configured or the pass is not Published.
+   */
+  async saveUrlFor(pass: Pass): Promise<string | null> {
+    if (this.account === null || pass.status !== 'Published' || pass.deletedTime !== null) {
+      return null;
+    }
+    const object = {
+      id: newObjectId(this.issuerId, pass.id),
+      classId: classIdFor(this.issuerId, pass.id),
+      ...buildObjectContent(pass, await this.objectImages(pass)),
+    };
+    const jwt = signRs256Jwt(
+      {
+        typ: 'JWT',
+        ...(this.account.privateKeyId !== undefined ? { kid: this.account.privateKeyId } : {}),
+      },
+      {
+        iss: this.account.clientEmail,
+        aud: 'google',
+        typ: 'savetowallet',
+        iat: Math.floor(Date.now() / 1000),
+        origins: [new URL(this.config.publicBaseUrl).origin],
+        payload: { genericObjects: [object] },
+      },
+      this.account.privateKey,
+    );
+    return `${GOOGLE_SAVE_URL_PREFIX}${jwt}`;
+  }
+
+  /** Creates the pass's class at Google, or brings it up to date when it exists. */
+  async syncClass(pass: Pass): Promise<GoogleResult<GenericClass>> {
+    const resource = buildPassClass(pass, this.issuerId, this.callbackUrl());
+    const inserted = await this.client.insertClass(resource);
+    if (inserted.ok || inserted.kind !== 'conflict') return inserted;
+    return this.client.patchClass(resource);
+  }
+
+  /** Signed URLs of the logo and the strip image (as hero image), when the pass has them. */
+  async objectImages(pass: Pass): Promise<ObjectImages> {
+    const keys = objectImageKeys(pass);
+    const url = async (key: string | undefined): Promise<string | null> => {
+      if (key === undefined) return null;
+      try {
+        const upload = await this.uploads.getForWorkspace(pass.workspaceId, key);
+        return await this.uploads.signedUrl(upload, OBJECT_IMAGE_URL_SECONDS);
+      } catch (error) {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      }
+    };
+    const [logoUrl, heroUrl] = await Promise.all([url(keys.logo), url(keys.hero)]);
+    return { logoUrl, heroUrl };
+  }
+
+  /**
+   * Adds a message to the pass's class: every holder sees it on the back of the pass. It is
+   * sent as TEXT_AND_NOTIFY (holders are notified) while the pass has had fewer than Google's
+   * limit of notifying messages in the last 24 hours, as TEXT (no notification) beyond it, or
+   * when Google answers that the limit is reached. Reported `sent` only when Google accepted it.
+   * A message id is sent once per pass: a repeated call (a caller retrying after a crash) gets
+   * the first call's result, and one whose first call never finished is looked up at Google
+   * before it is sent again.
+   */
+  async sendMessage(pass: Pass, input: WalletBMessageInput): Promise<WalletBSendResult> {
+    if (!this.client.configured) return { status: 'failed', reason: NOT_CONFIGURED_REASON };
+    if (pass.status !== 'Published' || pass.deletedTime !== null) {
+      return { status: 'failed', reason: 'The pass is not Published, so it has no WalletB class' };
+    }
+    const reservation = await this.reserve(pass, input.id);
+    if (reservation === null) return { status: 'failed', reason: 'The pass no longer exists' };
+    const sent = (messageType: MessageType): WalletBSendResult => ({
+      status: 'sent',
+      recipients: reservation.recipients,
+      notified: messageType === 'TEXT_AND_NOTIFY',
+    });
+    if (reservation.state === 'sent') return sent(reservation.messageType);
+
+    const classId = classIdFor(this.issuerId, pass.id);
+    if (reservation.state === 'pending') {
+      // An earlier call stopped between asking Google and recording the answer.
+      const current = await this.client.getClass(classId);
+      if (!current.ok && current.kind !== 'not-found') {
+        return { status: 'failed', reason: current.reason };
+      }
+      const added = current.ok
+        ? current.value.messages?.find((message) => message.id === input.id)
+        : undefined;
+      if (added !== undefined) {
+        await this.finishMessage(reservation.id, 'sent', added.messageType);
+        return sent(added.messageType);
+      }
+    }
+
+    let messageType = reservation.messageType;
+    let result = await this.addMessage(pass, input, messageType);
+    if (!result.ok && result.kind === 'quota-exceeded' && messageType === 'TEXT_AND_NOTIFY') {
+      messageType = 'TEXT';
+      result = await this.addMessage(pass, input, messageType);
+    }
+    await this.finishMessage(reservation.id, result.ok ? 'sent' : 'failed', messageType);
+    return result.ok ? sent(messageType) : { status: 'failed', reason: result.reason };
+  }
+
+  private async finishMessage(
+    id: string,
+    state: 'sent' | 'failed',
+    messageType: MessageType,
+  ): Promise<void> {
+    await this.dataSource
+      .getRepository(WalletBMessage)
+      .update({ id }, { state, messageType, updatedTime: new Date() });
+  }
+
+  /** addMessage; a class Google does not have yet (its sync is pending) is created first. */
+  private async addMessage(
+    pass: Pass,
+    input: WalletBMessageInput,
+    messageType: MessageType,
+  ): Promise<GoogleResult<GenericClass>> {
+    const classId = classIdFor(this.issuerId, pass.id);
+    const message = { id: input.id, header: input.header, body: input.body, messageType };
+    const added = await this.client.addClassMessage(classId, message);
+    if (added.ok || added.kind !== 'not-found') return added;
+    const synced = await this.syncClass(pass);
+    if (!synced.ok) return synced;
+    return this.client.addClassMessage(classId, message);
+  }
+
+  /**
+   * With the pass row locked (so concurrent sends for one pass count each other): the message's
+   * record if it was sent or is pending already, else a pending record with the type to send
+   * and the recipients (googleActiveCount now). Pending messages count against the limit too:
+   * one that is out may well be delivered.
+   */
+  private async reserve(pass: Pass, messageId: string): Promise<WalletBMessage | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked = await lockPass(manager, pass.id);
+      if (locked === null) return null;
+      const existing = await manager.findOneBy(WalletBMessage, { passId: pass.id, messageId });
+      if (existing !== null && existing.state !== 'failed') return existing;
+
+      const now = new Date();
+      const notifying = await manager.countBy(WalletBMessage, {
+        passId: pass.id,
+        messageType: 'TEXT_AND_NOTIFY',
+        state: In(['pending', 'sent']),
+        createdTime: MoreThan(new Date(now.getTime() - NOTIFYING_WINDOW_MS)),
+      });
+      const record: WalletBMessage = {
+        id: existing?.id ?? newId(),
+        workspaceId: pass.workspaceId,
+        passId: pass.id,
+        messageId,
+        messageType: notifying < NOTIFYING_MESSAGES_PER_DAY ? 'TEXT_AND_NOTIFY' : 'TEXT',
+        state: 'pending',
+        recipients: locked.googleActiveCount,
+        createdTime: now,
+        updatedTime: now,
+      };
+      if (existing === null) await manager.insert(WalletBMessage, record);
+      else await manager.update(WalletBMessage, { id: existing.id }, record);
+      return record;
+    });
+  }
+
+  /** Google calls back over HTTPS only, so a plain-HTTP base URL (development) sets none. */
+  private callbackUrl(): string | undefined {
+    const base = this.config.publicBaseUrl;
+    return base.startsWith('https://') ? `${base}/callbacks/wallet-b` : undefined;
+  }
+}

@@ -1,0 +1,407 @@
+import { createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { GoogleCallbackSigner } from '../support/google-callbacks';
+
+/**
+ * A Google Wallet stand-in for tests: an HTTP server on 127.0.0.1 that checks what Google
+ * checks and answers the way Google answers, and that a test can script.
+ *
+ * - `POST /token` (the service account's `token_uri`): the OAuth 2.0 JWT-bearer grant. The
+ *   assertion must be an RS256 JWT that verifies with the service account's public key, with
+ *   `iss` = client_email, `aud` = the token URI, the wallet_object.issuer scope, `iat`/`exp`
+ *   present, not expired and at most an hour apart. Otherwise 400 `invalid_grant`.
+ * - `GET /keys` (WALLET_B_CALLBACK_KEYS_URL): the root keys of the callback signer.
+ * - `/walletobjects/v1/genericClass|genericObject`: insert (POST, 409 when the id exists),
+ *   get (GET, 404), patch (PATCH, 404), update (PUT, 404) and `/{id}/addMessage` (POST). Every
+ *   call needs `Authorization: Bearer <a token this fake issued, not expired>` (401 otherwise);
+ *   resource ids must be `<issuer id>.<[A-Za-z0-9._-]+>` (400, 403 for another issuer); objects
+ *   need an existing class. More than 3 TEXT_AND_NOTIFY messages on one resource within 24 h
+ *   fail with a QuotaExceededException (429), as Google documents.
+ * - `failNext(n, status, path?)` answers 429/500/503 to the next n REST calls (to that path).
+ */
+
+export const WALLET_OBJECT_ISSUER_SCOPE = 'https://www.googleapis.com/auth/wallet_object.issuer';
+const NOTIFYING_LIMIT = 3;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface GoogleWalletFakeOptions {
+  issuerId: string;
+  /** Lifetime of the access tokens it issues (`expires_in`). Default 3599 s, as Google. */
+  tokenLifetimeSeconds?: number;
+}
+
+export interface FakeCall {
+  method: string;
+  path: string;
+  body: unknown;
+  status: number;
+  authorization?: string;
+}
+
+export interface FakeMessage {
+  header: string;
+  body: string;
+  id: string;
+  messageType: string;
+}
+
+type Resource = Record<string, unknown> & { id: string; messages?: FakeMessage[] };
+type Collection = 'genericClass' | 'genericObject';
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly googleStatus: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function decodeSegment(segment: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  if (typeof value !== 'object' || value === null) throw new Error('not an object');
+  return value as Record<string, unknown>;
+}
+
+/** Verifies a compact RS256 JWT; returns header and claims, or throws. */
+export function verifyRs256Jwt(
+  jwt: string,
+  publicKey: KeyObject,
+): { header: Record<string, unknown>; claims: Record<string, unknown> } {
+  const parts = jwt.split('.');
+  if (parts.length !== 3) throw new Error('not a compact JWT');
+  const header = decodeSegment(parts[0]);
+  if (header.alg !== 'RS256') throw new Error(`alg is ${String(header.alg)}, not RS256`);
+  const valid = createVerify('RSA-SHA256')
+    .update(`${parts[0]}.${parts[1]}`)
+    .verify(publicKey, Buffer.from(parts[2], 'base64url'));
+  if (!valid) throw new Error('Invalid JWT Signature.');
+  return { header, claims: decodeSegment(parts[1]) };
+}
+
+export class GoogleWalletFake {
+  readonly calls: FakeCall[] = [];
+  readonly classes = new Map<string, Resource>();
+  readonly objects = new Map<string, Resource>();
+  readonly callbackSigner = new GoogleCallbackSigner();
+  /** Access tokens issued (by the token endpoint). */
+  tokensIssued = 0;
+  /** Requests to the token endpoint that were refused, with Google's error description. */
+  readonly tokenRefusals: string[] = [];
+  keyFetches = 0;
+
+  readonly clientEmail = 'wallet-b@test-project.iam.gserviceaccount.com';
+  readonly privateKeyId = randomBytes(20).toString('hex');
+  private readonly keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  private readonly tokens = new Map<string, number>();
+  private readonly notifying = new Map<string, number[]>();
+  private scripted: { status: number; remaining: number; path?: string }[] = [];
+  private readonly server: Server;
+  private port = 0;
+
+  private constructor(private readonly options: GoogleWalletFakeOptions) {
+    this.server = createServer((request, response) => {
+      void this.handle(request, response);
+    });
+  }
+
+  static async start(options: GoogleWalletFakeOptions): Promise<GoogleWalletFake> {
+    const fake = new GoogleWalletFake(options);
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    fake.port = (fake.server.address() as AddressInfo).port;
+    return fake;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get tokenUri(): string {
+    return `${this.url}/token`;
+  }
+
+  get keysUrl(): string {
+    return `${this.url}/keys`;
+  }
+
+  get publicKey(): KeyObject {
+    return this.keys.publicKey;
+  }
+
+  /** The key file Google hands out for a service account (its token_uri points here). */
+  serviceAccountJson(): Record<string, string> {
+    return {
+      type: 'service_account',
+      project_id: 'test-project',
+      private_key_id: this.privateKeyId,
+      private_key: this.keys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      client_email: this.clientEmail,
+      client_id: '100000000000000000000',
+      token_uri: this.tokenUri,
+    };
+  }
+
+  /** Writes the key file into `dir` and returns its path (for WALLET_B_SERVICE_ACCOUNT). */
+  writeServiceAccount(dir: string): string {
+    const path = join(dir, 'google-service-account.json');
+    writeFileSync(path, JSON.stringify(this.serviceAccountJson(), null, 2));
+    return path;
+  }
+
+  /**
+   * `status` (429, 500 or 503) for the next `count` REST calls (whose path starts with `path`,
+   * e.g. `/walletobjects/v1/genericClass/<id>/addMessage`, or any), then normal again.
+   */
+  failNext(count: number, status: 429 | 500 | 503, path?: string): this {
+    this.scripted.push({ status, remaining: count, path });
+    return this;
+  }
+
+  /** Makes every issued access token invalid (as if revoked or expired): next call gets 401. */
+  revokeTokens(): void {
+    this.tokens.clear();
+  }
+
+  /** Creates an object as Google does when a holder saves through a save link. */
+  saveObject(object: Record<string, unknown>): void {
+    const id = String(object.id);
+    this.validateId(id);
+    if (!this.classes.has(String(object.classId)))
+      throw new Error(`no class ${String(object.classId)}`);
+    this.objects.set(id, { ...object, id });
+  }
+
+  callsTo(method: string, pathPrefix: string): FakeCall[] {
+    return this.calls.filter((call) => call.method === method && call.path.startsWith(pathPrefix));
+  }
+
+  reset(): void {
+    this.calls.length = 0;
+    this.scripted = [];
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '/').split('?')[0];
+    const method = request.method ?? 'GET';
+    const raw = await readBody(request);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify(body));
+      return status;
+    };
+
+    if (path === '/token' && method === 'POST') {
+      this.token(raw, send);
+      return;
+    }
+    if (path === '/keys' && method === 'GET') {
+      this.keyFetches += 1;
+      send(200, this.callbackSigner.rootKeys(), { 'cache-control': 'public, max-age=3600' });
+      return;
+    }
+
+    let body: unknown = undefined;
+    let status: number;
+    try {
+      if (!path.startsWith('/walletobjects/v1/'))
+        throw new HttpError(404, 'NOT_FOUND', 'Not Found');
+      this.authenticate(request.headers.authorization);
+      const scripted = this.scripted.find(
+        (entry) => entry.remaining > 0 && (entry.path === undefined || path.startsWith(entry.path)),
+      );
+      if (scripted !== undefined) {
+        scripted.remaining -= 1;
+        throw new HttpError(
+          scripted.status,
+          scripted.status === 429 ? 'RESOURCE_EXHAUSTED' : 'UNAVAILABLE',
+          scripted.status === 429
+            ? "Quota exceeded for quota metric 'Write requests' (scripted)"
+            : 'Backend Error (scripted)',
+        );
+      }
+      body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
+      status = send(200, this.rest(method, path.slice('/walletobjects/v1/'.length), body));
+    } catch (error) {
+      const failure =
+        error instanceof HttpError
+          ? error
+          : new HttpError(
+              400,
+              'INVALID_ARGUMENT',
+              `Invalid JSON payload received (${String(error)})`,
+            );
+      status = send(failure.status, {
+        error: { code: failure.status, message: failure.message, status: failure.googleStatus },
+      });
+    }
+    this.calls.push({
+      method,
+      path,
+      body: body ?? (raw === '' ? undefined : raw),
+      status,
+      authorization: request.headers.authorization,
+    });
+  }
+
+  private token(raw: string, send: (status: number, body: unknown) => number): void {
+    const form = new URLSearchParams(raw);
+    const refuse = (description: string) => {
+      this.tokenRefusals.push(description);
+      send(400, { error: 'invalid_grant', error_description: description });
+    };
+    if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+      this.tokenRefusals.push('unsupported_grant_type');
+      send(400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type' });
+      return;
+    }
+    let claims: Record<string, unknown>;
+    try {
+      ({ claims } = verifyRs256Jwt(form.get('assertion') ?? '', this.publicKey));
+    } catch (error) {
+      refuse(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const { iss, aud, scope, iat, exp } = claims;
+    if (iss !== this.clientEmail) return refuse('Invalid issuer: unknown service account');
+    if (aud !== this.tokenUri) return refuse(`Invalid JWT: aud must be ${this.tokenUri}`);
+    if (typeof scope !== 'string' || !scope.split(' ').includes(WALLET_OBJECT_ISSUER_SCOPE)) {
+      return refuse('Invalid scope: the wallet_object.issuer scope is missing');
+    }
+    if (typeof iat !== 'number' || typeof exp !== 'number') {
+      return refuse('Invalid JWT: iat and exp are required');
+    }
+    if (exp <= now || iat > now + 300 || exp - iat > 3600) {
+      return refuse(
+        'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe',
+      );
+    }
+    const token = `ya29.fake-${randomBytes(24).toString('base64url')}`;
+    const lifetime = this.options.tokenLifetimeSeconds ?? 3599;
+    this.tokens.set(token, Date.now() + lifetime * 1000);
+    this.tokensIssued += 1;
+    send(200, { access_token: token, expires_in: lifetime, token_type: 'Bearer' });
+  }
+
+  private authenticate(header: string | undefined): void {
+    const token = /^Bearer (.+)$/.exec(header ?? '')?.[1];
+    const expiresAt = token === undefined ? undefined : this.tokens.get(token);
+    if (expiresAt === undefined || expiresAt <= Date.now()) {
+      throw new HttpError(
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+      );
+    }
+  }
+
+  private validateId(id: unknown): asserts id is string {
+    if (typeof id !== 'string' || !/^\d+\.[A-Za-z0-9._-]+$/.test(id)) {
+      throw new HttpError(400, 'INVALID_ARGUMENT', `Invalid resource ID: ${String(id)}`);
+    }
+    if (!id.startsWith(`${this.options.issuerId}.`)) {
+      throw new HttpError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
+    }
+  }
+
+  private rest(method: string, path: string, body: unknown): unknown {
+    const match = /^(genericClass|genericObject)(?:\/([^/]+))?(?:\/(addMessage))?$/.exec(path);
+    if (match === null) throw new HttpError(404, 'NOT_FOUND', 'Not Found');
+    const collection = match[1] as Collection;
+    const store = collection === 'genericClass' ? this.classes : this.objects;
+    const id = match[2] === undefined ? undefined : decodeURIComponent(match[2]);
+    const fields = (body ?? {}) as Record<string, unknown>;
+
+    if (id === undefined) {
+      if (method !== 'POST') throw new HttpError(404, 'NOT_FOUND', 'Not Found');
+      this.validateId(fields.id);
+      if (store.has(fields.id)) {
+        throw new HttpError(409, 'ALREADY_EXISTS', `Resource already exists: ${fields.id}`);
+      }
+      if (collection === 'genericObject' && !this.classes.has(String(fields.classId))) {
+        throw new HttpError(404, 'NOT_FOUND', `Class not found: ${String(fields.classId)}`);
+      }
+      const resource: Resource = { ...fields, id: fields.id };
+      store.set(resource.id, resource);
+      return resource;
+    }
+
+    this.validateId(id);
+    const existing = store.get(id);
+    if (existing === undefined) throw new HttpError(404, 'NOT_FOUND', `Resource not found: ${id}`);
+    if (match[3] === 'addMessage') {
+      if (method !== 'POST') throw new HttpError(404, 'NOT_FOUND', 'Not Found');
+      const resource = this.addMessage(store, id, existing, fields.message);
+      return { resource };
+    }
+    if (fields.id !== undefined && fields.id !== id) {
+      throw new HttpError(400, 'INVALID_ARGUMENT', 'The id in the body does not match the path');
+    }
+    if (method === 'GET') return existing;
+    if (method === 'PATCH') {
+      const updated: Resource = { ...existing, ...fields, id };
+      store.set(id, updated);
+      return updated;
+    }
+    if (method === 'PUT') {
+      const replaced: Resource = { ...fields, id };
+      store.set(id, replaced);
+      return replaced;
+    }
+    throw new HttpError(404, 'NOT_FOUND', 'Not Found');
+  }
+
+  private addMessage(
+    store: Map<string, Resource>,
+    id: string,
+    resource: Resource,
+    message: unknown,
+  ): Resource {
+    if (typeof message !== 'object' || message === null) {
+      throw new HttpError(400, 'INVALID_ARGUMENT', 'message is required');
+    }
+    const { header, body, id: messageId, messageType } = message as Record<string, unknown>;
+    if (typeof header !== 'string' || typeof body !== 'string' || typeof messageId !== 'string') {
+      throw new HttpError(400, 'INVALID_ARGUMENT', 'message header, body and id are required');
+    }
+    if (messageType !== 'TEXT' && messageType !== 'TEXT_AND_NOTIFY') {
+      throw new HttpError(400, 'INVALID_ARGUMENT', `Invalid messageType: ${String(messageType)}`);
+    }
+    if (messageType === 'TEXT_AND_NOTIFY') {
+      const now = Date.now();
+      const recent = (this.notifying.get(id) ?? []).filter((at) => at > now - DAY_MS);
+      if (recent.length >= NOTIFYING_LIMIT) {
+        throw new HttpError(
+          429,
+          'RESOURCE_EXHAUSTED',
+          'QuotaExceededException: at most 3 notifying messages per pass in 24 hours',
+        );
+      }
+      this.notifying.set(id, [...recent, now]);
+    }
+    const updated: Resource = {
+      ...resource,
+      messages: [...(resource.messages ?? []), { header, body, id: messageId, messageType }],
+    };
+    store.set(id, updated);
+    return updated;
+  }
+}
