@@ -1,4 +1,4 @@
-import { APP_CONFIG, type AppConfig } from '@app/core';
+import { APP_CONFIG, TickLoop, type AppConfig } from '@app/core';
 import { Pass, PassChangeHooks } from '@app/passes';
 import {
   Inject,
@@ -48,9 +48,7 @@ const BUSY_PASS_DELAY_MS = 2_000;
 export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WalletBSync');
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  private readonly loop = new TickLoop('WalletB sync', () => this.tick(), this.logger);
   private stopped = false;
 
   constructor(
@@ -63,35 +61,18 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     if (!this.config.worker.enabled || !this.walletB.configured) return;
-    this.hooks.onCommitted(() => this.kick());
-    this.timer = setInterval(() => this.kick(), this.config.worker.schedulerIntervalMs);
-    this.timer.unref();
-    this.kick();
+    this.hooks.onCommitted(() => this.loop.kick());
+    this.loop.start(this.config.worker.schedulerIntervalMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Runs a tick now, or right after the one in progress. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.tick()
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.error({ err: error }, 'WalletB sync tick failed'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.loop.kick();
   }
 
   /** Claims and works on due jobs; returns how many it took. */
