@@ -1,9 +1,13 @@
 import { newId } from '@app/core';
 import { Notification, NotificationDelivery, NotificationWorker } from '@app/notifications';
 import { Registration } from '@app/wallet-a';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ApnsFake } from './fakes/apns-fake';
+import { GoogleWalletFake } from './fakes/google-wallet-fake';
 import { makePng } from './support/png';
 import { OwnerSession } from './support/session';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -482,5 +486,144 @@ describe('Notifications', () => {
         appleNotificationSentCount: 15,
       });
     }
+  });
+});
+
+describe('Delivery to both wallets', () => {
+  const ISSUER_ID = '3388000000099999999';
+  let apns: ApnsFake;
+  let google: GoogleWalletFake;
+  let testApp: TestApp;
+  let owner: OwnerSession;
+  let seed = 9000;
+
+  beforeAll(async () => {
+    const walletA = await startWalletAEnv();
+    apns = walletA.apns;
+    google = await GoogleWalletFake.start({ issuerId: ISSUER_ID });
+    testApp = await startTestApp({
+      ...walletA.env,
+      WALLET_B_ISSUER_ID: ISSUER_ID,
+      WALLET_B_SERVICE_ACCOUNT: google.writeServiceAccount(
+        mkdtempSync(join(tmpdir(), 'wps-wallet-b-')),
+      ),
+      WALLET_B_API_URL: google.url,
+      WALLET_B_CALLBACK_KEYS_URL: google.keysUrl,
+      SCHEDULER_INTERVAL_MS: '200',
+    });
+    owner = await OwnerSession.start(testApp.server);
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await apns.close();
+    await google.close();
+  });
+
+  const http = () => request(testApp.server);
+  const notification = async (id: string) =>
+    (await http().get(`/v1/wallet-pass/notifications/${id}`).set(owner.auth).expect(200)).body;
+
+  /** A Published pass with two WalletA devices and one WalletB holder. */
+  async function passWithHolders() {
+    const images = [];
+    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+      images.push({ fileName, uploadKey: await owner.upload(makePng(), fileName) });
+    }
+    const pass = (
+      await http()
+        .post('/v1/wallet-pass')
+        .set(owner.auth)
+        .send({
+          passName: `Both ${newId()}`,
+          passMetadata: METADATA,
+          notificationHeader: 'News',
+          status: 'Published',
+          uploadInfoList: images,
+        })
+        .expect(201)
+    ).body as { id: string; slug: string };
+    const authToken = await passAuthToken(testApp.server, pass.slug);
+    const tokens = [deviceToken(++seed), deviceToken(++seed)];
+    for (const [i, token] of tokens.entries()) {
+      await registerDevice(testApp.server, pass.id, authToken, `both-${seed}-${i}`, token);
+    }
+    const classId = `${ISSUER_ID}.${pass.id}`;
+    await waitFor(() => google.classes.has(classId), 'the WalletB class');
+    await http()
+      .post('/callbacks/wallet-b')
+      .send(
+        google.callbackSigner.build(
+          { classId, objectId: `${classId}-holder1`, eventType: 'save' },
+          { recipientId: ISSUER_ID },
+        ) as object,
+      )
+      .expect(200);
+    return { pass, tokens, classId };
+  }
+
+  async function send(passId: string): Promise<Record<string, unknown>> {
+    const created = await http()
+      .post('/v1/wallet-pass/notifications')
+      .set(owner.auth)
+      .send({
+        passSerialNumber: passId,
+        notificationName: 'Both',
+        notificationMessage: 'Hello holders',
+      })
+      .expect(201);
+    await waitFor(
+      async () => FINAL.includes((await notification(created.body.id)).status),
+      'delivery',
+    );
+    return notification(created.body.id);
+  }
+
+  it('is Published when both wallets accept it, with what each really accepted', async () => {
+    const { pass, tokens, classId } = await passWithHolders();
+    apns.reset();
+    const done = await send(pass.id);
+    expect(done).toMatchObject({
+      status: 'Published',
+      appleNotificationSentCount: 2,
+      googleNotificationSentCount: 1,
+      totalNotificationSentCount: 3,
+      failureReason: null,
+    });
+    expect(apns.pushes.map((push) => push.token).sort()).toEqual([...tokens].sort());
+    const messages = (google.classes.get(classId)?.messages ?? []) as {
+      body: string;
+      messageType: string;
+    }[];
+    expect(messages).toEqual([
+      expect.objectContaining({ body: 'Hello holders', messageType: 'TEXT_AND_NOTIFY' }),
+    ]);
+  });
+
+  it('is AppleFailedGoogleSuccess when APNs refuses every push', async () => {
+    const { pass, tokens } = await passWithHolders();
+    apns.reset();
+    for (const token of tokens) apns.failNext(1000, 500, token);
+    const done = await send(pass.id);
+    expect(done).toMatchObject({
+      status: 'AppleFailedGoogleSuccess',
+      appleNotificationSentCount: 0,
+      googleNotificationSentCount: 1,
+    });
+    expect(done.failureReason).toContain('WalletA');
+    apns.reset();
+  });
+
+  it('is AppleSuccessGoogleFailed when Google keeps failing', async () => {
+    const { pass, classId } = await passWithHolders();
+    apns.reset();
+    google.failNext(1000, 500, `/walletobjects/v1/genericClass/${classId}/addMessage`);
+    const done = await send(pass.id);
+    expect(done).toMatchObject({
+      status: 'AppleSuccessGoogleFailed',
+      appleNotificationSentCount: 2,
+      googleNotificationSentCount: 0,
+    });
+    expect(done.failureReason).toContain('WalletB');
+    google.reset();
   });
 });

@@ -24,7 +24,7 @@ const WRITERS = { roles: ['owner', 'admin', 'member'] } as const;
 
 const DELIVERY_DESCRIPTION =
   'WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. ' +
-  "WalletB: the message is added to the pass on Google's side and shows on the back of the pass. " +
+  "WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. " +
   'Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). ' +
   'Scheduled notifications go out within seconds of scheduledTime.';
 
