@@ -7,6 +7,7 @@ export * from './links/link-redirect.service';
 export * from './links/link-stats.service';
 export { withUtmSource } from './links/utm';
 export * from './pass-change-hooks';
+export * from './pass-counters';
 export { holderChangeTime } from './pass-content';
 export * from './passes.module';
 export * from './passes.service';

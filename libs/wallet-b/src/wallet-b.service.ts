@@ -1,6 +1,6 @@
 import { APP_CONFIG, newId, NotFoundError, type AppConfig } from '@app/core';
 import type { WalletBMessenger } from '@app/notifications';
-import { GoogleSaveLinks, type GoogleSaveLinkProvider, type Pass } from '@app/passes';
+import { GoogleSaveLinks, lockPassRow, type GoogleSaveLinkProvider, type Pass } from '@app/passes';
 import { UploadsService } from '@app/uploads';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, In, MoreThan } from 'typeorm';
@@ -22,7 +22,6 @@ import type { ServiceAccount } from './google/service-account';
 import type { GenericClass, MessageType } from './google/wallet-objects.types';
 import { NOTIFYING_MESSAGES_PER_DAY, NOTIFYING_WINDOW_MS } from './messages/notification-limit';
 import { WalletBMessage } from './messages/wallet-b-message.entity';
-import { lockPass } from './pass-lock';
 
 /** Injection token of the parsed WALLET_B_SERVICE_ACCOUNT file (null when it is not set). */
 export const WALLET_B_SERVICE_ACCOUNT = Symbol('WALLET_B_SERVICE_ACCOUNT');
@@ -217,7 +216,7 @@ export class WalletBService implements GoogleSaveLinkProvider, WalletBMessenger,
    */
   private async reserve(pass: Pass, messageId: string): Promise<WalletBMessage | null> {
     return this.dataSource.transaction(async (manager) => {
-      const locked = await lockPass(manager, pass.id);
+      const locked = await lockPassRow(manager, pass.id);
       if (locked === null) return null;
       const existing = await manager.findOneBy(WalletBMessage, { passId: pass.id, messageId });
       if (existing !== null && existing.state !== 'failed') return existing;

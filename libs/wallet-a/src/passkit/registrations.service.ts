@@ -1,10 +1,8 @@
 import { isUniqueViolation, newId } from '@app/core';
-import { Pass } from '@app/passes';
+import { lockPassRow, moveHolderCounters, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import { DataSource, IsNull, Not } from 'typeorm';
 import { Registration } from './registration.entity';
-
-type Delta = 1 | -1;
 
 /**
  * Device registrations and the WalletA counters they drive, changed together in one
@@ -23,7 +21,8 @@ export class RegistrationsService {
     pushToken: string,
   ): Promise<'created' | 'existing'> {
     return this.dataSource.transaction(async (manager) => {
-      await this.lockPass(manager, pass.id);
+      // Registration changes of one pass take turns (else MySQL deadlocks two devices at once).
+      await lockPassRow(manager, pass.id);
       const now = new Date();
       try {
         await manager.insert(Registration, {
@@ -36,7 +35,7 @@ export class RegistrationsService {
           updatedTime: now,
           removedTime: null,
         });
-        await this.moveCounters(manager, pass.id, { issued: true, active: 1 });
+        await moveHolderCounters(manager, pass.id, 'apple', { issued: true, active: 1 });
         return 'created';
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -47,7 +46,7 @@ export class RegistrationsService {
         { removedTime: null, pushToken, updatedTime: now },
       );
       if (returning.affected === 1) {
-        await this.moveCounters(manager, pass.id, { issued: false, active: 1 });
+        await moveHolderCounters(manager, pass.id, 'apple', { issued: false, active: 1 });
         return 'created';
       }
       await manager.update(
@@ -104,7 +103,7 @@ export class RegistrationsService {
         removedTime: IsNull(),
       });
       if (registration === null) return;
-      await this.lockPass(manager, registration.passId);
+      await lockPassRow(manager, registration.passId);
       const now = new Date();
       const result = await manager.update(
         Registration,
@@ -112,45 +111,11 @@ export class RegistrationsService {
         { removedTime: now, updatedTime: now },
       );
       if (result.affected === 1)
-        await this.moveCounters(manager, registration.passId, { issued: false, active: -1 });
+        await moveHolderCounters(manager, registration.passId, 'apple', {
+          issued: false,
+          active: -1,
+        });
     });
-  }
-
-  /**
-   * Registration changes of one pass take turns: each transaction first locks the pass row
-   * (whose counters it will move). Without this, MySQL deadlocks two devices registering at
-   * once (unique-index lock against the pass row lock).
-   */
-  private async lockPass(manager: EntityManager, passId: string): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(Pass)
-      .set({ appleIssuedCount: () => 'apple_issued_count' })
-      .where('id = :passId', { passId })
-      .execute();
-  }
-
-  private async moveCounters(
-    manager: EntityManager,
-    passId: string,
-    change: { issued: boolean; active: Delta },
-  ): Promise<void> {
-    const sign = change.active > 0 ? '+' : '-';
-    await manager
-      .createQueryBuilder()
-      .update(Pass)
-      .set({
-        appleActiveCount: () => `apple_active_count ${sign} 1`,
-        totalActiveCount: () => `total_active_count ${sign} 1`,
-        ...(change.issued
-          ? {
-              appleIssuedCount: () => 'apple_issued_count + 1',
-              totalIssuedCount: () => 'total_issued_count + 1',
-            }
-          : {}),
-      })
-      .where('id = :passId', { passId })
-      .execute();
   }
 }
 

@@ -6,11 +6,11 @@ import {
   UnavailableError,
   type AppConfig,
 } from '@app/core';
+import { lockPassRow, moveHolderCounters } from '@app/passes';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, IsNull, Not } from 'typeorm';
 import { passIdFromClassId } from '../google/pass-resources';
 import { WalletBObject } from '../objects/wallet-b-object.entity';
-import { lockPass, moveGoogleCounters } from '../pass-lock';
 import {
   CallbackVerificationError,
   verifyCallback,
@@ -84,7 +84,7 @@ export class WalletBCallbacksService {
     if (passId === null) return { result: 'unknown-pass', event };
 
     return this.dataSource.transaction(async (manager) => {
-      const pass = await lockPass(manager, passId);
+      const pass = await lockPassRow(manager, passId);
       if (pass === null) return { result: 'unknown-pass' as const, event };
       const now = new Date();
       try {
@@ -117,7 +117,7 @@ export class WalletBCallbacksService {
             createdTime: now,
             updatedTime: now,
           });
-          await moveGoogleCounters(manager, passId, { issued: true, active: 1 });
+          await moveHolderCounters(manager, passId, 'google', { issued: true, active: 1 });
           return { result: 'applied' as const, event };
         }
         const restored = await manager.update(
@@ -126,7 +126,7 @@ export class WalletBCallbacksService {
           { deletedTime: null, savedTime: now, updatedTime: now },
         );
         if (restored.affected !== 1) return { result: 'no-change' as const, event };
-        await moveGoogleCounters(manager, passId, { issued: false, active: 1 });
+        await moveHolderCounters(manager, passId, 'google', { issued: false, active: 1 });
         return { result: 'applied' as const, event };
       }
 
@@ -138,7 +138,7 @@ export class WalletBCallbacksService {
         { deletedTime: now, updatedTime: now },
       );
       if (removed.affected !== 1) return { result: 'no-change' as const, event };
-      await moveGoogleCounters(manager, passId, { issued: false, active: -1 });
+      await moveHolderCounters(manager, passId, 'google', { issued: false, active: -1 });
       return { result: 'applied' as const, event };
     });
   }
