@@ -305,6 +305,52 @@ describe('Notifications', () => {
     });
   });
 
+  it('fans a notification out to 10,000 WalletA devices', async () => {
+    const { pass } = await passWithDevices(0);
+    const repository = testApp.app.get(DataSource).getRepository(Registration);
+    const now = new Date();
+    const tokens: string[] = [];
+    for (let batch = 0; batch < 20; batch++) {
+      const rows = Array.from({ length: 500 }, (_, i) => {
+        const token = deviceToken(2_000_000 + batch * 500 + i);
+        tokens.push(token);
+        return {
+          id: newId(),
+          workspaceId: owner.defaultWorkspaceId,
+          passId: pass.id,
+          deviceLibraryId: `fanout-${batch}-${i}`,
+          pushToken: token,
+          createdTime: now,
+          updatedTime: now,
+          removedTime: null,
+        };
+      });
+      await repository.insert(rows);
+    }
+    apns.reset();
+    const started = Date.now();
+    const created = await http()
+      .post('/v1/wallet-pass/notifications')
+      .set(owner.auth)
+      .send({
+        passSerialNumber: pass.id,
+        notificationName: 'Big',
+        notificationMessage: 'To everyone',
+      })
+      .expect(201);
+    await waitFor(
+      async () => FINAL.includes((await notification(created.body.id)).status),
+      'the fan-out',
+      120_000,
+    );
+    const elapsed = Date.now() - started;
+    const done = await notification(created.body.id);
+    expect(done.appleNotificationSentCount).toBe(10_000);
+    expect(new Set(apns.pushes.map((push) => push.token)).size).toBe(10_000);
+    expect(apns.pushes).toHaveLength(10_000);
+    process.stdout.write(`[notifications] 10,000-device notification fan-out: ${elapsed} ms\n`);
+  });
+
   describe('delivery outcomes and crashes', () => {
     it('is Failed when neither platform accepts it (APNs answers 500 until retries run out)', async () => {
       const { pass, tokens } = await passWithDevices(1);
