@@ -1,0 +1,250 @@
+'use strict';
+/**
+ * The baseline of `bench:api`: a bare Express + mysql2 server doing by hand what the service
+ * does for `GET /v1/wallet-pass` and `POST /v1/wallet-pass` with an `api-key` header. The SQL
+ * is the SQL the service sends (read off MariaDB's general log): look the key up by id,
+ * compare the SHA-256 of the secret, load the user and its workspace memberships (and touch
+ * `last_used_time` at most once a minute), then list (pass page + accounts) or insert (default
+ * account, transaction: insert, read back, update metadata, commit), and return the same JSON.
+ * No validation library, no DI, no ORM: the floor the framework is measured against.
+ *
+ *   BASELINE_PORT, DB_URL, PUBLIC_BASE_URL
+ */
+const express = require('express');
+const mysql = require('mysql2/promise');
+const { createHash, timingSafeEqual } = require('node:crypto');
+const { newId } = require('../dist/libs/core/src/ids/ids.js');
+const { randomSlug } = require('../dist/libs/passes/src/pass-content.js');
+
+const port = Number(process.env.BASELINE_PORT ?? 3101);
+const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`;
+const pool = mysql.createPool({ uri: process.env.DB_URL, connectionLimit: 10, timezone: 'Z' });
+const KEY =
+  /^wpk\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
+const WRITE_ROLES = new Set(['owner', 'admin', 'member']);
+
+const PASS_COLUMNS = [
+  'id',
+  'created_time',
+  'updated_time',
+  'created_by',
+  'updated_by',
+  'workspace_id',
+  'account_id',
+  'pass_name',
+  'name_key',
+  'pass_metadata',
+  'notification_header',
+  'status',
+  'slug',
+  'upload_info_list',
+  'apple_issued_count',
+  'google_issued_count',
+  'total_issued_count',
+  'apple_active_count',
+  'google_active_count',
+  'total_active_count',
+  'version',
+  'wallet_a_token_hash',
+  'wallet_a_token',
+  'wallet_a_message',
+  'deleted_time',
+];
+const PASS_SELECT = PASS_COLUMNS.map((c) => `\`pass\`.\`${c}\` AS \`pass_${c}\``).join(', ');
+
+async function principal(connection, header) {
+  const match = typeof header === 'string' ? KEY.exec(header.trim()) : null;
+  if (match === null) return null;
+  const [keys] = await connection.query(
+    'SELECT `id`, `created_time`, `updated_time`, `created_by`, `updated_by`, `organisation_id`, `user_id`, `name`, `secret_hash`, `last_used_time`, `revoked_time` FROM `api_key` WHERE `id` = ? AND `revoked_time` IS NULL LIMIT 1',
+    [match[1]],
+  );
+  const key = keys[0];
+  if (key === undefined) return null;
+  const actual = createHash('sha256').update(match[2]).digest();
+  const expected = Buffer.from(key.secret_hash, 'hex');
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  const [users] = await connection.query(
+    'SELECT `id`, `created_time`, `updated_time`, `created_by`, `updated_by`, `organisation_id`, `email`, `password_hash`, `role`, `removed_time` FROM `app_user` WHERE `id` = ? AND `removed_time` IS NULL LIMIT 1',
+    [key.user_id],
+  );
+  const user = users[0];
+  if (user === undefined) return null;
+  const now = Date.now();
+  if (key.last_used_time === null || now - key.last_used_time.getTime() > 60_000) {
+    await connection.query('UPDATE `api_key` SET `last_used_time` = ? WHERE `id` = ?', [
+      new Date(now),
+      key.id,
+    ]);
+  }
+  const [memberships] = await connection.query(
+    'SELECT `workspace_id`, `user_id`, `created_time`, `created_by` FROM `workspace_membership` WHERE `user_id` = ? ORDER BY `created_time` ASC, `workspace_id` ASC',
+    [user.id],
+  );
+  return { userId: user.id, role: user.role, workspaceIds: memberships.map((m) => m.workspace_id) };
+}
+
+function parseJson(value) {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
+
+function passJson(row, account) {
+  return {
+    id: row.pass_id,
+    passName: row.pass_pass_name,
+    status: row.pass_status,
+    appleIssuedCount: row.pass_apple_issued_count,
+    googleIssuedCount: row.pass_google_issued_count,
+    totalIssuedCount: row.pass_total_issued_count,
+    appleActiveCount: row.pass_apple_active_count,
+    googleActiveCount: row.pass_google_active_count,
+    totalActiveCount: row.pass_total_active_count,
+    passMetadata: parseJson(row.pass_pass_metadata),
+    notificationHeader: row.pass_notification_header,
+    uploadInfoList: parseJson(row.pass_upload_info_list).map((info) => ({ ...info })),
+    account: { id: account.id, name: account.name },
+    accountId: row.pass_account_id,
+    slug: row.pass_slug,
+    downloadUrl: `${publicBaseUrl}/p/${row.pass_slug}`,
+    googleSaveUrl: null,
+    workspaceId: row.pass_workspace_id,
+    createdTime: row.pass_created_time.toISOString(),
+    updatedTime: row.pass_updated_time.toISOString(),
+    createdBy: row.pass_created_by,
+    updatedBy: row.pass_updated_by,
+  };
+}
+
+function fail(res, status, message) {
+  res.status(status).json({ error: { message } });
+}
+
+const app = express();
+app.disable('x-powered-by');
+app.use(express.json({ limit: '15mb' }));
+
+app.get('/v1/wallet-pass', async (req, res) => {
+  const connection = await pool.getConnection();
+  try {
+    const who = await principal(connection, req.headers['api-key']);
+    if (who === null) return fail(res, 403, 'Invalid API key');
+    const workspaceId = who.workspaceIds[0];
+    const limit = Math.min(20, Math.max(1, Number(req.query.limit ?? 20) || 20));
+    const params = [workspaceId];
+    let where = '`pass`.`workspace_id` = ? AND `pass`.`deleted_time` IS NULL';
+    if (typeof req.query.cursor === 'string') {
+      where += ' AND `pass`.`id` < ?';
+      params.push(JSON.parse(Buffer.from(req.query.cursor, 'base64url').toString('utf8')).after);
+    }
+    const [rows] = await connection.query(
+      `SELECT ${PASS_SELECT} FROM \`pass\` \`pass\` WHERE ${where} ORDER BY \`pass\`.\`id\` DESC LIMIT ${limit + 1}`,
+      params,
+    );
+    const hasMore = rows.length > limit;
+    const items = hasMore ? rows.slice(0, limit) : rows;
+    const accountIds = [...new Set(items.map((row) => row.pass_account_id))];
+    const accounts = new Map();
+    if (accountIds.length > 0) {
+      const [found] = await connection.query(
+        'SELECT `id`, `created_time`, `updated_time`, `created_by`, `updated_by`, `workspace_id`, `name`, `is_default` FROM `account` WHERE `workspace_id` = ? AND `id` IN (?)',
+        [workspaceId, accountIds],
+      );
+      for (const account of found) accounts.set(account.id, account);
+    }
+    const last = items[items.length - 1];
+    res.json({
+      items: items.map((row) =>
+        passJson(row, accounts.get(row.pass_account_id) ?? { id: row.pass_account_id, name: '' }),
+      ),
+      hasMore,
+      cursor: hasMore
+        ? Buffer.from(JSON.stringify({ after: last.pass_id })).toString('base64url')
+        : null,
+    });
+  } catch (error) {
+    fail(res, 500, String(error));
+  } finally {
+    connection.release();
+  }
+});
+
+app.post('/v1/wallet-pass', async (req, res) => {
+  const connection = await pool.getConnection();
+  try {
+    const who = await principal(connection, req.headers['api-key']);
+    if (who === null) return fail(res, 403, 'Invalid API key');
+    if (!WRITE_ROLES.has(who.role)) return fail(res, 403, 'Role');
+    const body = req.body;
+    if (typeof body?.passName !== 'string' || typeof body.passMetadata !== 'object') {
+      return fail(res, 400, 'Invalid input');
+    }
+    const workspaceId = who.workspaceIds[0];
+    const [accounts] = await connection.query(
+      'SELECT `id`, `created_time`, `updated_time`, `created_by`, `updated_by`, `workspace_id`, `name`, `is_default` FROM `account` WHERE `workspace_id` = ? AND `is_default` = true ORDER BY `id` ASC LIMIT 1',
+      [workspaceId],
+    );
+    const account = accounts[0];
+    const now = new Date();
+    const id = newId();
+    const values = {
+      id,
+      created_time: now,
+      updated_time: now,
+      created_by: who.userId,
+      updated_by: who.userId,
+      workspace_id: workspaceId,
+      account_id: account.id,
+      pass_name: body.passName,
+      name_key: body.passName.toLowerCase(),
+      pass_metadata: JSON.stringify(body.passMetadata),
+      notification_header: body.notificationHeader ?? null,
+      status: body.status ?? 'Draft',
+      slug: randomSlug(),
+      upload_info_list: '[]',
+      apple_issued_count: 0,
+      google_issued_count: 0,
+      total_issued_count: 0,
+      apple_active_count: 0,
+      google_active_count: 0,
+      total_active_count: 0,
+      version: 1,
+      wallet_a_token_hash: null,
+      wallet_a_token: null,
+      wallet_a_message: null,
+      deleted_time: null,
+    };
+    await connection.query('START TRANSACTION');
+    try {
+      await connection.query(
+        `INSERT INTO \`pass\`(${PASS_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES (?)`,
+        [PASS_COLUMNS.map((c) => values[c])],
+      );
+      await connection.query(
+        'SELECT `id`, `apple_issued_count`, `google_issued_count`, `total_issued_count`, `apple_active_count`, `google_active_count`, `total_active_count`, `version` FROM `pass` WHERE `id` = ?',
+        [id],
+      );
+      await connection.query('UPDATE `pass` SET `pass_metadata` = ? WHERE `id` = ?', [
+        values.pass_metadata,
+        id,
+      ]);
+      await connection.query('COMMIT');
+    } catch (error) {
+      await connection.query('ROLLBACK');
+      if (error?.code === 'ER_DUP_ENTRY') return fail(res, 409, 'Conflict');
+      throw error;
+    }
+    const row = Object.fromEntries(PASS_COLUMNS.map((c) => [`pass_${c}`, values[c]]));
+    res.status(201).json(passJson(row, account));
+  } catch (error) {
+    fail(res, 500, String(error));
+  } finally {
+    connection.release();
+  }
+});
+
+const server = app.listen(port, '127.0.0.1');
+app.get('/health', (_req, res) => res.json({ status: 'ok' }));
+process.on('SIGTERM', () => {
+  server.close();
+  void pool.end();
+});

@@ -1,0 +1,150 @@
+'use strict';
+/**
+ * bench:download — `GET /p/{slug}/pass.pkpass` of a Published pass whose package is already
+ * cached vs a tiny Express static server (bench/, another port, nothing added to the product)
+ * (bench/static-server.js, its own process) sending a file of exactly the package's size. Same client (autocannon), same connections,
+ * alternating in one run. Ratio = service req/s ÷ static req/s.
+ *
+ *   BENCH_DURATION (s, default 10)  BENCH_CONNECTIONS (default 10)  BENCH_ROUNDS (default 2)
+ */
+const autocannon = require('autocannon');
+const { randomBytes } = require('node:crypto');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { deflateSync } = require('node:zlib');
+const lib = require('./lib');
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const PORT = 3103;
+const STATIC_PORT = 3104;
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(data) {
+  let crc = 0xffffffff;
+  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+function chunk(type, data) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+/** A PNG of random pixels (so it does not compress away: a realistic package size). */
+function png(width, height) {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const raw = Buffer.alloc((width * 4 + 1) * height);
+  for (let y = 0; y < height; y++) randomBytes(width * 4).copy(raw, y * (width * 4 + 1) + 1);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function upload(base, token, fileName, bytes) {
+  const form = new FormData();
+  form.append('bucket', 'pass-assets');
+  form.append('file', new Blob([bytes], { type: 'image/png' }), fileName);
+  const response = await fetch(`${base}/v1/uploads/storage`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const body = await response.json();
+  if (!response.ok)
+    throw new Error(`upload ${fileName}: ${response.status} ${JSON.stringify(body)}`);
+  return body.uploadKey;
+}
+
+function load(url) {
+  return new Promise((resolve, reject) =>
+    autocannon({ url, connections: CONNECTIONS, duration: DURATION }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    ),
+  );
+}
+
+async function main() {
+  lib.printMachine();
+  const service = await lib.startService('download', PORT);
+  const images = { 'logo.png': png(160, 50), 'icon.png': png(29, 29), 'strip.png': png(375, 123) };
+  const uploadInfoList = [];
+  for (const [fileName, bytes] of Object.entries(images)) {
+    uploadInfoList.push({
+      fileName,
+      uploadKey: await upload(service.base, service.token, fileName, bytes),
+    });
+  }
+  const pass = await lib.json(`${service.base}/v1/wallet-pass`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.token}` },
+    body: {
+      passName: 'Download bench',
+      status: 'Published',
+      passMetadata: { description: 'Loyalty card', organizationName: 'Brand Ltd' },
+      uploadInfoList,
+    },
+  });
+  const pkpassUrl = `${service.base}/p/${pass.slug}/pass.pkpass`;
+  const first = await fetch(pkpassUrl);
+  if (!first.ok) throw new Error(`${pkpassUrl}: ${first.status}`);
+  const size = (await first.arrayBuffer()).byteLength;
+  console.log(`package: ${size} bytes (${first.headers.get('content-type')})`);
+
+  const dir = mkdtempSync(join(tmpdir(), 'wps-bench-static-'));
+  lib.onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'pass.pkpass'), randomBytes(size));
+  await lib.startProcess(
+    'static server',
+    [join(__dirname, 'static-server.js')],
+    { PATH: process.env.PATH, STATIC_DIR: dir, STATIC_PORT: String(STATIC_PORT) },
+    `http://127.0.0.1:${STATIC_PORT}/health`,
+  );
+  const staticUrl = `http://127.0.0.1:${STATIC_PORT}/pass.pkpass`;
+  const check = await fetch(staticUrl);
+  if ((await check.arrayBuffer()).byteLength !== size) throw new Error('static file size differs');
+
+  await load(pkpassUrl);
+  await load(staticUrl);
+  const rows = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const s = await load(pkpassUrl);
+    const b = await load(staticUrl);
+    rows.push({ s, b });
+    const rps = (r) => r['2xx'] / r.duration;
+    console.log(
+      `round ${round + 1}: pkpass ${rps(s).toFixed(0)} req/s p50 ${s.latency.p50} p99 ${s.latency.p99} (non-2xx ${s.non2xx + s.errors}) | static ${rps(b).toFixed(0)} req/s p50 ${b.latency.p50} p99 ${b.latency.p99} (non-2xx ${b.non2xx + b.errors}) | ratio ${((100 * rps(s)) / rps(b)).toFixed(0)}%`,
+    );
+  }
+  const avg = (pick) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
+  const sRps = avg((row) => row.s['2xx'] / row.s.duration);
+  const bRps = avg((row) => row.b['2xx'] / row.b.duration);
+  console.log(`\n| ${size}-byte download | req/s | p50 / p99 ms |`);
+  console.log('|---|---|---|');
+  console.log(
+    `| GET /p/{slug}/pass.pkpass (cached) | ${sRps.toFixed(0)} | ${avg((r) => r.s.latency.p50).toFixed(0)} / ${avg((r) => r.s.latency.p99).toFixed(0)} |`,
+  );
+  console.log(
+    `| express.static, same size | ${bRps.toFixed(0)} | ${avg((r) => r.b.latency.p50).toFixed(0)} / ${avg((r) => r.b.latency.p99).toFixed(0)} |`,
+  );
+  const ratio = sRps / bRps;
+  console.log(
+    `\nratio ${(100 * ratio).toFixed(0)}% (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'MISSED'})`,
+  );
+}
+
+lib.run(main, 10 * 60_000);
