@@ -6,6 +6,7 @@ import {
   ApiSecurity,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  DECORATORS,
 } from '@nestjs/swagger';
 import { ErrorBody } from '../errors/error-body';
 import type { OrganisationRole } from './request-context';
@@ -18,9 +19,33 @@ export type AuthPolicy = { kind: 'public' } | { kind: 'authenticated'; roles?: O
 export const API_KEY_SCHEME = 'api-key';
 export const BEARER_SCHEME = 'bearer';
 
-/** Open to anyone: sign-in, health, metrics, holders' pages. */
+/**
+ * Open to anyone: sign-in, health, metrics, holders' pages. Swagger shows it as `security: []`
+ * (OpenAPI's "no credentials"), so the document states the security of every operation.
+ */
 export const Public = (): MethodDecorator & ClassDecorator =>
-  SetMetadata(AUTH_POLICY, { kind: 'public' } satisfies AuthPolicy);
+  applyDecorators(SetMetadata(AUTH_POLICY, { kind: 'public' } satisfies AuthPolicy), NoSecurity());
+
+/**
+ * `security: []` in the OpenAPI document. @nestjs/swagger drops an empty method-level
+ * `@ApiSecurity` list, so on a method it goes into the operation metadata (merged, as
+ * `@ApiOperation` merges), on a class into the class security list.
+ */
+function NoSecurity(): MethodDecorator & ClassDecorator {
+  return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (descriptor) {
+      const method = descriptor.value as object;
+      const operation: unknown = Reflect.getMetadata(DECORATORS.API_OPERATION, method);
+      Reflect.defineMetadata(
+        DECORATORS.API_OPERATION,
+        { ...(operation as object | undefined), security: [] },
+        method,
+      );
+      return;
+    }
+    Reflect.defineMetadata(DECORATORS.API_SECURITY, [], target);
+  };
+}
 
 /**
  * Needs a bearer token or an API key; with `roles`, only those organisation roles pass.

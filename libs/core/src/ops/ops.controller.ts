@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import {
   ApiOkResponse,
+  ApiOperation,
   ApiProduces,
   ApiServiceUnavailableResponse,
   ApiTags,
@@ -25,6 +26,7 @@ export class OpsController {
   ) {}
 
   @Get('health')
+  @ApiOperation({ summary: 'Check that the service is alive and its database answers' })
   @ApiOkResponse({
     description: 'Alive, and the database answers',
     schema: { example: { status: 'ok', database: 'up' } },
@@ -36,6 +38,7 @@ export class OpsController {
   }
 
   @Get('metrics')
+  @ApiOperation({ summary: 'Read the Prometheus metrics' })
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format' })

@@ -85,6 +85,8 @@ export class LocationDto extends LocationReadOnlyFields {
   relevantText!: string;
 
   @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
     default: true,
     description: 'Only enabled locations go into the pass (at most 10 per pass).',
   })
