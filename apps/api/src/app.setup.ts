@@ -3,6 +3,7 @@ import {
   ContentTypeInterceptor,
   createValidationPipe,
   bodyParserErrorMiddleware,
+  rejectDeeplyNestedJson,
   requestContextMiddleware,
   type AppConfig,
 } from '@app/core';
@@ -38,6 +39,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useBodyParser('json', {
     limit: jsonBodyLimit(config),
     type: ['application/json', 'application/*+json'],
+    verify: rejectDeeplyNestedJson,
   });
   app.use(bodyParserErrorMiddleware);
   app.setGlobalPrefix('v1', {

@@ -23,4 +23,5 @@ export * from './rate-limit/rate-limit.store';
 export * from './validation/validation';
 export * from './validation/id-param';
 export * from './http/content-type.interceptor';
+export * from './http/json-depth';
 export * from './worker/tick-loop';

@@ -61,6 +61,10 @@ export function toDomainError(error: unknown): DomainError | undefined {
     switch (error.type) {
       case 'entity.parse.failed':
         return new MalformedRequestError('Request body is not valid JSON');
+      case 'entity.verify.failed':
+        return new MalformedRequestError(
+          error instanceof Error ? error.message : 'Request body refused',
+        );
       case 'entity.too.large':
         return new PayloadTooLargeError(error.limit ?? 0);
       case 'charset.unsupported':
