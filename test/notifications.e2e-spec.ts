@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { binaryBody } from './support/pkpass';
 import { DataSource } from 'typeorm';
 import type { ApnsFake } from './fakes/apns-fake';
 import { GoogleWalletFake } from './fakes/google-wallet-fake';
@@ -121,11 +122,7 @@ describe('Notifications', () => {
         .get(`/passkit/v1/passes/pass.example.e2e/${pass.id}`)
         .set('Authorization', `ApplePass ${authToken}`)
         .buffer(true)
-        .parse((res, cb) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => cb(null, Buffer.concat(chunks)));
-        })
+        .parse(binaryBody)
         .expect(200);
       const passJson = (latest.body as Buffer).toString('latin1');
       expect(passJson).toContain(

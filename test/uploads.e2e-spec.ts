@@ -4,6 +4,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { binaryBody } from './support/pkpass';
 import { makeJpegLikeBytes, makePng } from './support/png';
 import { OwnerSession } from './support/session';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
@@ -328,15 +329,7 @@ describe('Uploads', () => {
           `^https://wallet\\.test\\.example/files/pass-assets/${owner.defaultWorkspaceId}/${uploadKey}/logo\\.png\\?expires=\\d+&signature=[0-9a-f]{64}$`,
         ),
       );
-      const response = await http()
-        .get(pathOf(url))
-        .buffer(true)
-        .parse((res, callback) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => callback(null, Buffer.concat(chunks)));
-        })
-        .expect(200);
+      const response = await http().get(pathOf(url)).buffer(true).parse(binaryBody).expect(200);
       expect(Buffer.compare(response.body as Buffer, png)).toBe(0);
       expect(response.headers['content-type']).toBe('image/png');
       expect(response.headers['content-length']).toBe(String(png.length));

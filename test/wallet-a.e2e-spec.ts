@@ -7,7 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApnsFake } from './fakes/apns-fake';
 import { makePng } from './support/png';
-import { openPackage, sha1 } from './support/pkpass';
+import { binaryBody, openPackage, sha1 } from './support/pkpass';
 import { OwnerSession } from './support/session';
 import { startTestApp, type TestApp } from './support/test-app';
 import { createApnsSigningKey } from './support/test-certificates';
@@ -153,11 +153,7 @@ describe('WalletA end to end', () => {
     const response = await http()
       .get(`/p/${pass.slug}/pass.pkpass`)
       .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
+      .parse(binaryBody)
       .expect(200);
     expect(response.headers['content-type']).toBe('application/vnd.apple.pkpass');
     expect(response.headers.etag).toMatch(/^"[0-9a-f]{40}"$/);
@@ -333,11 +329,7 @@ describe('WalletA end to end', () => {
       .get(passKit(`/passes/${PASS_TYPE_ID}/${pass.id}`))
       .set('Authorization', `ApplePass ${authToken}`)
       .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
+      .parse(binaryBody)
       .expect(200);
     const opened = openPackage(
       latest.body as Buffer,
@@ -393,11 +385,7 @@ describe('WalletA end to end', () => {
       .get(passKit(`/passes/${PASS_TYPE_ID}/${pass.id}`))
       .set('Authorization', `ApplePass ${authToken}`)
       .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
+      .parse(binaryBody)
       .expect(200);
     const opened = openPackage(
       latest.body as Buffer,

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Response } from 'superagent';
 
 export interface OpenedPackage {
   files: Record<string, Buffer>;
@@ -60,3 +61,13 @@ export function openPackage(pkpass: Buffer, caPem: string): OpenedPackage {
 }
 
 export const sha1 = (content: Buffer): string => createHash('sha1').update(content).digest('hex');
+
+/** A supertest parser that keeps a binary body (a .pkpass, an image) as one Buffer. */
+export function binaryBody(
+  response: Response,
+  done: (error: Error | null, body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  response.on('data', (chunk: Buffer) => chunks.push(chunk));
+  response.on('end', () => done(null, Buffer.concat(chunks)));
+}

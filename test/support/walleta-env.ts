@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { ApnsFake } from '../fakes/apns-fake';
+import { binaryBody } from './pkpass';
 import { createApnsSigningKey } from './test-certificates';
 
 export const PASS_TYPE_ID = 'pass.example.e2e';
@@ -49,11 +50,7 @@ export async function passAuthToken(server: Server, slug: string): Promise<strin
   const response = await request(server)
     .get(`/p/${slug}/pass.pkpass`)
     .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    })
+    .parse(binaryBody)
     .expect(200);
   const zip = response.body as Buffer;
   const match = /"authenticationToken":"([^"]+)"/.exec(zip.toString('latin1'));
