@@ -9,26 +9,22 @@ import { binaryBody } from './support/pkpass';
 import { DataSource } from 'typeorm';
 import type { ApnsFake } from './fakes/apns-fake';
 import { GoogleWalletFake } from './fakes/google-wallet-fake';
-import { makePng } from './support/png';
 import { OwnerSession } from './support/session';
 import { startTestApp, type TestApp } from './support/test-app';
 import { TEST_DB } from './support/test-database';
 import {
   deviceToken,
-  passAuthToken,
-  registerDevice,
+  publishedPassWithDevices,
   startWalletAEnv,
   waitFor,
 } from './support/walleta-env';
 
-const METADATA = { description: 'Card', organizationName: 'Brand' };
 const FINAL = ['Published', 'Failed', 'AppleFailedGoogleSuccess', 'AppleSuccessGoogleFailed'];
 
 describe('Notifications', () => {
   let apns: ApnsFake;
   let testApp: TestApp;
   let owner: OwnerSession;
-  let tokenSeed = 0;
 
   beforeAll(async () => {
     const walletA = await startWalletAEnv();
@@ -44,33 +40,7 @@ describe('Notifications', () => {
   const http = () => request(testApp.server);
 
   /** A Published pass with `devices` WalletA devices registered through the web service. */
-  async function passWithDevices(devices: number, notificationHeader = 'Brand news') {
-    const images = [];
-    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
-      images.push({ fileName, uploadKey: await owner.upload(makePng(), fileName) });
-    }
-    const pass = (
-      await http()
-        .post('/v1/wallet-pass')
-        .set(owner.auth)
-        .send({
-          passName: `Pass ${newId()}`,
-          passMetadata: METADATA,
-          notificationHeader,
-          status: 'Published',
-          uploadInfoList: images,
-        })
-        .expect(201)
-    ).body as { id: string; slug: string };
-    const authToken = await passAuthToken(testApp.server, pass.slug);
-    const tokens: string[] = [];
-    for (let i = 0; i < devices; i++) {
-      const token = deviceToken(++tokenSeed);
-      tokens.push(token);
-      await registerDevice(testApp.server, pass.id, authToken, `device-${tokenSeed}`, token);
-    }
-    return { pass, tokens, authToken };
-  }
+  const passWithDevices = (devices: number) => publishedPassWithDevices(owner, devices);
 
   const notification = async (id: string) =>
     (await http().get(`/v1/wallet-pass/notifications/${id}`).set(owner.auth).expect(200)).body;
@@ -466,30 +436,11 @@ describe('Notifications', () => {
     const http = () => request(first.server);
     const allTokens: string[] = [];
     const ids: string[] = [];
-    let seed = 5000;
     for (let p = 0; p < 6; p++) {
-      const images = [];
-      for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
-        images.push({ fileName, uploadKey: await owner.upload(makePng(), fileName) });
-      }
-      const pass = (
-        await http()
-          .post('/v1/wallet-pass')
-          .set(owner.auth)
-          .send({
-            passName: `Backlog ${p}`,
-            passMetadata: METADATA,
-            status: 'Published',
-            uploadInfoList: images,
-          })
-          .expect(201)
-      ).body as { id: string; slug: string };
-      const authToken = await passAuthToken(first.server, pass.slug);
-      for (let d = 0; d < 15; d++) {
-        const token = deviceToken(++seed);
-        allTokens.push(token);
-        await registerDevice(first.server, pass.id, authToken, `backlog-${seed}`, token);
-      }
+      const { pass, tokens } = await publishedPassWithDevices(owner, 15, {
+        passName: `Backlog ${p}`,
+      });
+      allTokens.push(...tokens);
       const created = await http()
         .post('/v1/wallet-pass/notifications')
         .set(owner.auth)
@@ -538,7 +489,6 @@ describe('Delivery to both wallets', () => {
   let google: GoogleWalletFake;
   let testApp: TestApp;
   let owner: OwnerSession;
-  let seed = 9000;
 
   beforeAll(async () => {
     const walletA = await startWalletAEnv();
@@ -568,28 +518,9 @@ describe('Delivery to both wallets', () => {
 
   /** A Published pass with two WalletA devices and one WalletB holder. */
   async function passWithHolders() {
-    const images = [];
-    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
-      images.push({ fileName, uploadKey: await owner.upload(makePng(), fileName) });
-    }
-    const pass = (
-      await http()
-        .post('/v1/wallet-pass')
-        .set(owner.auth)
-        .send({
-          passName: `Both ${newId()}`,
-          passMetadata: METADATA,
-          notificationHeader: 'News',
-          status: 'Published',
-          uploadInfoList: images,
-        })
-        .expect(201)
-    ).body as { id: string; slug: string };
-    const authToken = await passAuthToken(testApp.server, pass.slug);
-    const tokens = [deviceToken(++seed), deviceToken(++seed)];
-    for (const [i, token] of tokens.entries()) {
-      await registerDevice(testApp.server, pass.id, authToken, `both-${seed}-${i}`, token);
-    }
+    const { pass, tokens } = await publishedPassWithDevices(owner, 2, {
+      notificationHeader: 'News',
+    });
     const classId = `${ISSUER_ID}.${pass.id}`;
     await waitFor(() => google.classes.has(classId), 'the WalletB class');
     await http()

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { ApnsFake } from '../fakes/apns-fake';
+import { newId } from '@app/core';
 import { binaryBody } from './pkpass';
+import { makePng } from './png';
+import type { OwnerSession } from './session';
 import { createApnsSigningKey } from './test-certificates';
 
 export const PASS_TYPE_ID = 'pass.example.e2e';
@@ -83,4 +86,42 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+let deviceSeed = 0;
+
+/**
+ * A Published pass (logo, icon and strip uploaded as a user would) with `devices` WalletA
+ * devices registered through Apple's web service, each with its own push token.
+ */
+export async function publishedPassWithDevices(
+  owner: OwnerSession,
+  devices: number,
+  fields: { passName?: string; notificationHeader?: string; passMetadata?: object } = {},
+): Promise<{ pass: { id: string; slug: string }; tokens: string[]; authToken: string }> {
+  const images = [];
+  for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+    images.push({ fileName, uploadKey: await owner.upload(makePng(), fileName) });
+  }
+  const pass = (
+    await request(owner.server)
+      .post('/v1/wallet-pass')
+      .set(owner.auth)
+      .send({
+        passName: fields.passName ?? `Pass ${newId()}`,
+        passMetadata: fields.passMetadata ?? { description: 'Card', organizationName: 'Brand' },
+        notificationHeader: fields.notificationHeader ?? 'Brand news',
+        status: 'Published',
+        uploadInfoList: images,
+      })
+      .expect(201)
+  ).body as { id: string; slug: string };
+  const authToken = await passAuthToken(owner.server, pass.slug);
+  const tokens: string[] = [];
+  for (let i = 0; i < devices; i++) {
+    const token = deviceToken(++deviceSeed);
+    tokens.push(token);
+    await registerDevice(owner.server, pass.id, authToken, `device-${deviceSeed}`, token);
+  }
+  return { pass, tokens, authToken };
 }
