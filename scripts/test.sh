@@ -20,6 +20,18 @@ if ! node scripts/reachable.js redis "$TEST_REDIS_URL"; then
   unset TEST_REDIS_URL
 fi
 
+# Debian's Chromium for test/browser.e2e-spec.ts (npm cannot download a browser here), so that
+# this one command also works on a fresh machine; installing needs root and apt.
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  echo "Installing Chromium"
+  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends chromium; } > /tmp/chromium-install.log 2>&1; then
+    tail -20 /tmp/chromium-install.log >&2
+    echo "Could not install Chromium (apt-get install chromium); the browser test needs it" >&2
+    exit 1
+  fi
+fi
+
 echo "== tests on SQLite"
 TEST_DB=sqlite npx jest --config jest.config.js
 
