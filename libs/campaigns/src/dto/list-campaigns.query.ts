@@ -1,10 +1,8 @@
-import { ID_PATTERN, PageQuery, QueryList } from '@app/core';
+import { ID_PATTERN, PageQuery, QueryList, QueryId, QueryIdList } from '@app/core';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../campaign-status';
 import { CAMPAIGN_TYPES, type CampaignType } from '../entities/campaign.entity';
-
-const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 
 export class ListCampaignsQuery extends PageQuery {
   @ApiPropertyOptional({ maxLength: 255, description: 'Case-insensitive search in name.' })
@@ -30,20 +28,13 @@ export class ListCampaignsQuery extends PageQuery {
   type?: CampaignType[];
 
   @ApiPropertyOptional({ pattern: ID_PATTERN.source })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  @Matches(ID_PATTERN, ID_MESSAGE)
+  @QueryId()
   id?: string;
 
   @ApiPropertyOptional({
     type: [String],
     description: 'Repeat the parameter or separate with commas.',
   })
-  @IsOptional()
-  @QueryList()
-  @ArrayMaxSize(100)
-  @MaxLength(64, { each: true })
-  @Matches(ID_PATTERN, { each: true, ...ID_MESSAGE })
+  @QueryIdList()
   ids?: string[];
 }

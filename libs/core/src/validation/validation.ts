@@ -1,8 +1,19 @@
 import { applyDecorators, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiHideProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Allow, IsDefined, IsNotEmpty, ValidationOptions } from 'class-validator';
+import {
+  Allow,
+  ArrayMaxSize,
+  IsDefined,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidationOptions,
+} from 'class-validator';
 import { InvalidInputError } from '../errors/domain-errors';
+import { ID_PATTERN } from '../ids/ids';
 
 /** The spec's messages for a missing and an empty required value. */
 export const MUST_NOT_BE_NULL = 'must not be null';
@@ -106,3 +117,19 @@ export function createValidationPipe(): ValidationPipe {
  * §4), so a client can send back what it read. Hidden from the request schema in Swagger.
  */
 export const ReadOnly = (): PropertyDecorator => applyDecorators(Allow(), ApiHideProperty());
+
+const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
+
+/** An optional id in a query string: the spec's id pattern, at most 64 characters. */
+export const QueryId = (): PropertyDecorator =>
+  applyDecorators(IsOptional(), IsString(), MaxLength(64), Matches(ID_PATTERN, ID_MESSAGE));
+
+/** An optional list of ids (repeated or comma-separated), at most 100 of them. */
+export const QueryIdList = (): PropertyDecorator =>
+  applyDecorators(
+    IsOptional(),
+    QueryList(),
+    ArrayMaxSize(100),
+    MaxLength(64, { each: true }),
+    Matches(ID_PATTERN, { each: true, ...ID_MESSAGE }),
+  );

@@ -1,17 +1,7 @@
-import { ID_PATTERN, PageQuery, QueryBoolean, QueryList } from '@app/core';
+import { ID_PATTERN, PageQuery, QueryBoolean, QueryList, QueryId, QueryIdList } from '@app/core';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PASS_STATUSES, type PassStatus } from '../entities/pass.entity';
-
-const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 
 export class ListPassesQuery extends PageQuery {
   @ApiPropertyOptional({ maxLength: 255, description: 'Case-insensitive search in passName.' })
@@ -27,21 +17,14 @@ export class ListPassesQuery extends PageQuery {
   name?: string;
 
   @ApiPropertyOptional({ pattern: ID_PATTERN.source })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  @Matches(ID_PATTERN, ID_MESSAGE)
+  @QueryId()
   id?: string;
 
   @ApiPropertyOptional({
     type: [String],
     description: 'Repeat the parameter or separate with commas.',
   })
-  @IsOptional()
-  @QueryList()
-  @ArrayMaxSize(100)
-  @MaxLength(64, { each: true })
-  @Matches(ID_PATTERN, { each: true, ...ID_MESSAGE })
+  @QueryIdList()
   ids?: string[];
 
   @ApiPropertyOptional({ enum: PASS_STATUSES, isArray: true })
