@@ -1,29 +1,59 @@
 import { type Principal } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ApiKey } from '../entities/api-key.entity';
-import { User } from '../entities/user.entity';
-import { WorkspaceMembership } from '../entities/workspace-membership.entity';
 import { apiKeySecretMatches } from './credentials';
 
 /** `last_used_time` is written at most this often per key, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Builds the {@link Principal} of a request from a token subject or an API key. */
+/** One row per workspace membership of the user (one row with a null workspace for none). */
+interface PrincipalRow {
+  user_id: string;
+  organisation_id: string;
+  role: Principal['role'];
+  email: string;
+  workspace_id: string | null;
+}
+
+interface ApiKeyPrincipalRow extends PrincipalRow {
+  key_id: string;
+  secret_hash: string;
+  last_used_time: unknown;
+}
+
+const USER_COLUMNS = 'u.id AS user_id, u.organisation_id, u.role, u.email, m.workspace_id';
+const MEMBERSHIPS = 'LEFT JOIN workspace_membership m ON m.user_id = u.id';
+const MEMBERSHIP_ORDER = 'ORDER BY m.created_time ASC, m.workspace_id ASC';
+
+/**
+ * Builds the {@link Principal} of a request from a token subject or an API key. This runs on
+ * every authenticated request and is not cached, so that a revoked key or a removed member
+ * stops working at once on every instance; instead it is one round trip (key, user and
+ * memberships joined) in plain SQL, which both dialects read alike.
+ */
 @Injectable()
 export class PrincipalService {
+  /** Raw rows carry the driver's own date form (a string on SQLite); the driver reads it. */
+  private readonly lastUsedColumn: ColumnMetadata;
+
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
-    @InjectRepository(WorkspaceMembership)
-    private readonly memberships: Repository<WorkspaceMembership>,
-  ) {}
+  ) {
+    this.lastUsedColumn = apiKeys.metadata.findColumnWithPropertyName('lastUsedTime')!;
+  }
 
   /** The active user's principal, or null when the user is unknown or was removed. */
   async forUser(userId: string): Promise<Principal | null> {
-    const user = await this.users.findOneBy({ id: userId, removedTime: IsNull() });
-    return user ? this.principalOf(user) : null;
+    const rows = await this.dataSource.query<PrincipalRow[]>(
+      `SELECT ${USER_COLUMNS} FROM app_user u ${MEMBERSHIPS} ` +
+        `WHERE u.id = ? AND u.removed_time IS NULL ${MEMBERSHIP_ORDER}`,
+      [userId],
+    );
+    return rows.length === 0 ? null : principalOf(rows);
   }
 
   /**
@@ -31,29 +61,34 @@ export class PrincipalService {
    * key whose creator has left the organisation: such keys stop working at once.
    */
   async forApiKey(keyId: string, secret: string): Promise<Principal | null> {
-    const key = await this.apiKeys.findOneBy({ id: keyId, revokedTime: IsNull() });
-    if (!key || !apiKeySecretMatches(secret, key.secretHash)) return null;
-    const user = await this.users.findOneBy({ id: key.userId, removedTime: IsNull() });
-    if (!user) return null;
+    const rows = await this.dataSource.query<ApiKeyPrincipalRow[]>(
+      `SELECT k.id AS key_id, k.secret_hash, k.last_used_time, ${USER_COLUMNS} FROM api_key k ` +
+        `JOIN app_user u ON u.id = k.user_id AND u.removed_time IS NULL ${MEMBERSHIPS} ` +
+        `WHERE k.id = ? AND k.revoked_time IS NULL ${MEMBERSHIP_ORDER}`,
+      [keyId],
+    );
+    const key = rows[0];
+    if (key === undefined || !apiKeySecretMatches(secret, key.secret_hash)) return null;
 
+    const lastUsed = this.dataSource.driver.prepareHydratedValue(
+      key.last_used_time,
+      this.lastUsedColumn,
+    ) as Date | null;
     const now = Date.now();
-    if (key.lastUsedTime === null || now - key.lastUsedTime.getTime() > LAST_USED_RESOLUTION_MS) {
-      await this.apiKeys.update({ id: key.id }, { lastUsedTime: new Date(now) });
+    if (lastUsed === null || now - lastUsed.getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.apiKeys.update({ id: key.key_id }, { lastUsedTime: new Date(now) });
     }
-    return { ...(await this.principalOf(user)), apiKeyId: key.id };
+    return { ...principalOf(rows), apiKeyId: key.key_id };
   }
+}
 
-  private async principalOf(user: User): Promise<Principal> {
-    const memberships = await this.memberships.find({
-      where: { userId: user.id },
-      order: { createdTime: 'ASC', workspaceId: 'ASC' },
-    });
-    return {
-      userId: user.id,
-      organisationId: user.organisationId,
-      role: user.role,
-      email: user.email,
-      workspaceIds: memberships.map((membership) => membership.workspaceId),
-    };
-  }
+function principalOf(rows: PrincipalRow[]): Principal {
+  const user = rows[0];
+  return {
+    userId: user.user_id,
+    organisationId: user.organisation_id,
+    role: user.role,
+    email: user.email,
+    workspaceIds: rows.flatMap((row) => (row.workspace_id === null ? [] : [row.workspace_id])),
+  };
 }
