@@ -87,8 +87,9 @@ export function toPassResponse({
   googleSaveUrl,
   assetUrls,
 }: PassView): PassResponse {
-  return {
-    ...toPassSummary(pass),
+  // Object.assign rather than `{ ...summary, more }`: V8 adds every property written after a
+  // spread through a slow runtime call, which made this mapping 15x slower (BENCHMARKS.md).
+  return Object.assign(toPassSummary(pass), {
     passMetadata: pass.passMetadata,
     notificationHeader: pass.notificationHeader,
     uploadInfoList: pass.uploadInfoList.map((info) => {
@@ -105,5 +106,5 @@ export function toPassResponse({
     updatedTime: pass.updatedTime.toISOString(),
     createdBy: pass.createdBy,
     updatedBy: pass.updatedBy,
-  };
+  });
 }
