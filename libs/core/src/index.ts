@@ -4,6 +4,7 @@ export * from './database/audited.entity';
 export * from './database/data-source-options';
 export * from './database/database.module';
 export * from './database/db-errors';
+export * from './database/entity-rows';
 export * from './database/like';
 export * from './database/schema-migrator';
 export * from './errors/all-exceptions.filter';

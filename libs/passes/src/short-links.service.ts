@@ -26,13 +26,16 @@ export class ShortLinksService {
     return `${this.config.publicBaseUrl}/l/${slug}`;
   }
 
-  /** Fills `shortLinkId`, `slug` and `shortLinkValue` of each link value, in place. */
+  /**
+   * Fills `shortLinkId`, `slug` and `shortLinkValue` of each link value, in place. False when
+   * the metadata has no back-field values, so nothing in it can have changed.
+   */
   async assign(
     manager: EntityManager,
     pass: Pass,
     metadata: PassMetadataDto,
     actorId: string,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const values = (metadata.backFields ?? []).flatMap((field, fieldIndex) =>
       field.value.map((value, valueIndex) => ({
         value,
@@ -95,5 +98,6 @@ export class ShortLinksService {
       value.slug = shortLink.slug;
       value.shortLinkValue = this.shortUrl(shortLink.slug);
     }
+    return values.length > 0;
   }
 }

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { InvalidInputError } from '../errors/domain-errors';
 import { ID_PATTERN } from '../ids/ids';
 
@@ -71,12 +71,53 @@ export async function paginate<E extends ObjectLiteral>(
     .orderBy(idColumn, 'DESC')
     .take(limit + 1)
     .getMany();
+  return pageOf(rows, limit, (row) => (row as { id?: unknown }).id);
+}
+
+/** Rows fetched with `LIMIT limit + 1` as a page: the extra row only says there is more. */
+function pageOf<T>(rows: T[], limit: number, idOf: (row: T) => unknown): Page<T> {
   const hasMore = rows.length > limit;
   const items = hasMore ? rows.slice(0, limit) : rows;
-  const last = items[items.length - 1] as { id?: unknown } | undefined;
+  const lastId = items.length === 0 ? undefined : idOf(items[items.length - 1]);
   return {
     items,
     hasMore,
-    cursor: hasMore && typeof last?.id === 'string' ? encodeCursor(last.id) : null,
+    cursor: hasMore && typeof lastId === 'string' ? encodeCursor(lastId) : null,
   };
+}
+
+/** A list query in plain SQL for {@link paginateSql}; `where` must carry the workspace. */
+export interface SqlListQuery {
+  /** Column list, e.g. an {@link EntityRows.select} plus joined columns. */
+  select: string;
+  /** Tables and joins. */
+  from: string;
+  /** Conditions, joined with AND; `?` placeholders filled from `params` in order. */
+  where: string[];
+  params: unknown[];
+  /** The time-ordered id column the pages are cut on, e.g. `p.id`. */
+  idColumn: string;
+  /** The key that column comes back under in a raw row. */
+  idKey: string;
+}
+
+/** {@link paginate} for hand-written SQL: the same cursor, order and page size. */
+export async function paginateSql<Row extends Record<string, unknown>>(
+  dataSource: DataSource,
+  query: SqlListQuery,
+  page: PageQuery,
+): Promise<Page<Row>> {
+  const limit = page.limit ?? MAX_PAGE_SIZE;
+  const where = [...query.where];
+  const params = [...query.params];
+  if (page.cursor !== undefined) {
+    where.push(`${query.idColumn} < ?`);
+    params.push(decodeCursor(page.cursor));
+  }
+  const rows = await dataSource.query<Row[]>(
+    `SELECT ${query.select} FROM ${query.from} WHERE ${where.join(' AND ')} ` +
+      `ORDER BY ${query.idColumn} DESC LIMIT ${limit + 1}`,
+    params,
+  );
+  return pageOf(rows, limit, (row) => row[query.idKey]);
 }
