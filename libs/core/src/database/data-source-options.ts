@@ -29,7 +29,9 @@ export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): Dat
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       poolSize: db.poolSize,
-      extra: { connectTimeout: 5000 },
+      // trace: false stops mysql2 capturing a stack trace on every query (3 % of the CPU of
+      // a list request); TypeORM's QueryFailedError still names the query that failed.
+      extra: { connectTimeout: 5000, trace: false },
     };
   }
 
