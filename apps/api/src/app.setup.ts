@@ -1,6 +1,6 @@
 import {
   AllExceptionsFilter,
-  ContentTypeInterceptor,
+  ContentTypeGuard,
   createValidationPipe,
   bodyParserErrorMiddleware,
   rejectDeeplyNestedJson,
@@ -47,7 +47,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalInterceptors(new ContentTypeInterceptor(app.get(Reflector)));
+  app.useGlobalGuards(new ContentTypeGuard(app.get(Reflector)));
   setupSwagger(app, config.publicBaseUrl);
   app.enableShutdownHooks();
 }

@@ -23,6 +23,6 @@ export * from './rate-limit/rate-limit.module';
 export * from './rate-limit/rate-limit.store';
 export * from './validation/validation';
 export * from './validation/id-param';
-export * from './http/content-type.interceptor';
+export * from './http/content-type.guard';
 export * from './http/json-depth';
 export * from './worker/tick-loop';
