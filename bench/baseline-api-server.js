@@ -2,10 +2,10 @@
 /**
  * The baseline of `bench:api`: a bare Express + mysql2 server doing by hand what the service
  * does for `GET /v1/wallet-pass` and `POST /v1/wallet-pass` with an `api-key` header. The SQL
- * is the SQL the service sends (read off MariaDB's general log): look the key up by id,
- * compare the SHA-256 of the secret, load the user and its workspace memberships (and touch
- * `last_used_time` at most once a minute), then list (pass page + accounts) or insert (default
- * account, transaction: insert, read back, update metadata, commit), and return the same JSON.
+ * is the SQL the service sends (read off MariaDB's general log): the key joined with its user
+ * and workspace memberships in one query, compare the SHA-256 of the secret (and touch
+ * `last_used_time` at most once a minute), then list (one query, the account's name joined) or
+ * insert (default account, transaction: insert, commit), and return the same JSON.
  * No validation library, no DI, no ORM: the floor the framework is measured against.
  *
  *   BASELINE_PORT, DB_URL, PUBLIC_BASE_URL
@@ -50,38 +50,32 @@ const PASS_COLUMNS = [
   'wallet_a_message',
   'deleted_time',
 ];
-const PASS_SELECT = PASS_COLUMNS.map((c) => `\`pass\`.\`${c}\` AS \`pass_${c}\``).join(', ');
+const PASS_SELECT = PASS_COLUMNS.map((c) => `p.${c} AS p_${c}`).join(', ');
 
 async function principal(connection, header) {
   const match = typeof header === 'string' ? KEY.exec(header.trim()) : null;
   if (match === null) return null;
-  const [keys] = await connection.query(
-    'SELECT `id`, `created_time`, `updated_time`, `created_by`, `updated_by`, `organisation_id`, `user_id`, `name`, `secret_hash`, `last_used_time`, `revoked_time` FROM `api_key` WHERE `id` = ? AND `revoked_time` IS NULL LIMIT 1',
+  const [rows] = await connection.query(
+    'SELECT k.id AS key_id, k.secret_hash, k.last_used_time, u.id AS user_id, u.organisation_id, u.role, u.email, m.workspace_id FROM api_key k JOIN app_user u ON u.id = k.user_id AND u.removed_time IS NULL LEFT JOIN workspace_membership m ON m.user_id = u.id WHERE k.id = ? AND k.revoked_time IS NULL ORDER BY m.created_time ASC, m.workspace_id ASC',
     [match[1]],
   );
-  const key = keys[0];
+  const key = rows[0];
   if (key === undefined) return null;
   const actual = createHash('sha256').update(match[2]).digest();
   const expected = Buffer.from(key.secret_hash, 'hex');
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
-  const [users] = await connection.query(
-    'SELECT `id`, `created_time`, `updated_time`, `created_by`, `updated_by`, `organisation_id`, `email`, `password_hash`, `role`, `removed_time` FROM `app_user` WHERE `id` = ? AND `removed_time` IS NULL LIMIT 1',
-    [key.user_id],
-  );
-  const user = users[0];
-  if (user === undefined) return null;
   const now = Date.now();
   if (key.last_used_time === null || now - key.last_used_time.getTime() > 60_000) {
     await connection.query('UPDATE `api_key` SET `last_used_time` = ? WHERE `id` = ?', [
       new Date(now),
-      key.id,
+      key.key_id,
     ]);
   }
-  const [memberships] = await connection.query(
-    'SELECT `workspace_id`, `user_id`, `created_time`, `created_by` FROM `workspace_membership` WHERE `user_id` = ? ORDER BY `created_time` ASC, `workspace_id` ASC',
-    [user.id],
-  );
-  return { userId: user.id, role: user.role, workspaceIds: memberships.map((m) => m.workspace_id) };
+  return {
+    userId: key.user_id,
+    role: key.role,
+    workspaceIds: rows.filter((row) => row.workspace_id !== null).map((row) => row.workspace_id),
+  };
 }
 
 function parseJson(value) {
@@ -90,28 +84,28 @@ function parseJson(value) {
 
 function passJson(row, account) {
   return {
-    id: row.pass_id,
-    passName: row.pass_pass_name,
-    status: row.pass_status,
-    appleIssuedCount: row.pass_apple_issued_count,
-    googleIssuedCount: row.pass_google_issued_count,
-    totalIssuedCount: row.pass_total_issued_count,
-    appleActiveCount: row.pass_apple_active_count,
-    googleActiveCount: row.pass_google_active_count,
-    totalActiveCount: row.pass_total_active_count,
-    passMetadata: parseJson(row.pass_pass_metadata),
-    notificationHeader: row.pass_notification_header,
-    uploadInfoList: parseJson(row.pass_upload_info_list).map((info) => ({ ...info })),
+    id: row.p_id,
+    passName: row.p_pass_name,
+    status: row.p_status,
+    appleIssuedCount: row.p_apple_issued_count,
+    googleIssuedCount: row.p_google_issued_count,
+    totalIssuedCount: row.p_total_issued_count,
+    appleActiveCount: row.p_apple_active_count,
+    googleActiveCount: row.p_google_active_count,
+    totalActiveCount: row.p_total_active_count,
+    passMetadata: parseJson(row.p_pass_metadata),
+    notificationHeader: row.p_notification_header,
+    uploadInfoList: parseJson(row.p_upload_info_list).map((info) => ({ ...info })),
     account: { id: account.id, name: account.name },
-    accountId: row.pass_account_id,
-    slug: row.pass_slug,
-    downloadUrl: `${publicBaseUrl}/p/${row.pass_slug}`,
+    accountId: row.p_account_id,
+    slug: row.p_slug,
+    downloadUrl: `${publicBaseUrl}/p/${row.p_slug}`,
     googleSaveUrl: null,
-    workspaceId: row.pass_workspace_id,
-    createdTime: row.pass_created_time.toISOString(),
-    updatedTime: row.pass_updated_time.toISOString(),
-    createdBy: row.pass_created_by,
-    updatedBy: row.pass_updated_by,
+    workspaceId: row.p_workspace_id,
+    createdTime: row.p_created_time.toISOString(),
+    updatedTime: row.p_updated_time.toISOString(),
+    createdBy: row.p_created_by,
+    updatedBy: row.p_updated_by,
   };
 }
 
@@ -131,34 +125,25 @@ app.get('/v1/wallet-pass', async (req, res) => {
     const workspaceId = who.workspaceIds[0];
     const limit = Math.min(20, Math.max(1, Number(req.query.limit ?? 20) || 20));
     const params = [workspaceId];
-    let where = '`pass`.`workspace_id` = ? AND `pass`.`deleted_time` IS NULL';
+    let where = 'p.workspace_id = ? AND p.deleted_time IS NULL';
     if (typeof req.query.cursor === 'string') {
-      where += ' AND `pass`.`id` < ?';
+      where += ' AND p.id < ?';
       params.push(JSON.parse(Buffer.from(req.query.cursor, 'base64url').toString('utf8')).after);
     }
     const [rows] = await connection.query(
-      `SELECT ${PASS_SELECT} FROM \`pass\` \`pass\` WHERE ${where} ORDER BY \`pass\`.\`id\` DESC LIMIT ${limit + 1}`,
+      `SELECT ${PASS_SELECT}, a.name AS account_name FROM pass p LEFT JOIN account a ON a.id = p.account_id AND a.workspace_id = p.workspace_id WHERE ${where} ORDER BY p.id DESC LIMIT ${limit + 1}`,
       params,
     );
     const hasMore = rows.length > limit;
     const items = hasMore ? rows.slice(0, limit) : rows;
-    const accountIds = [...new Set(items.map((row) => row.pass_account_id))];
-    const accounts = new Map();
-    if (accountIds.length > 0) {
-      const [found] = await connection.query(
-        'SELECT `id`, `created_time`, `updated_time`, `created_by`, `updated_by`, `workspace_id`, `name`, `is_default` FROM `account` WHERE `workspace_id` = ? AND `id` IN (?)',
-        [workspaceId, accountIds],
-      );
-      for (const account of found) accounts.set(account.id, account);
-    }
     const last = items[items.length - 1];
     res.json({
       items: items.map((row) =>
-        passJson(row, accounts.get(row.pass_account_id) ?? { id: row.pass_account_id, name: '' }),
+        passJson(row, { id: row.p_account_id, name: row.account_name ?? '' }),
       ),
       hasMore,
       cursor: hasMore
-        ? Buffer.from(JSON.stringify({ after: last.pass_id })).toString('base64url')
+        ? Buffer.from(JSON.stringify({ after: last.p_id })).toString('base64url')
         : null,
     });
   } catch (error) {
@@ -219,21 +204,13 @@ app.post('/v1/wallet-pass', async (req, res) => {
         `INSERT INTO \`pass\`(${PASS_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES (?)`,
         [PASS_COLUMNS.map((c) => values[c])],
       );
-      await connection.query(
-        'SELECT `id`, `apple_issued_count`, `google_issued_count`, `total_issued_count`, `apple_active_count`, `google_active_count`, `total_active_count`, `version` FROM `pass` WHERE `id` = ?',
-        [id],
-      );
-      await connection.query('UPDATE `pass` SET `pass_metadata` = ? WHERE `id` = ?', [
-        values.pass_metadata,
-        id,
-      ]);
       await connection.query('COMMIT');
     } catch (error) {
       await connection.query('ROLLBACK');
       if (error?.code === 'ER_DUP_ENTRY') return fail(res, 409, 'Conflict');
       throw error;
     }
-    const row = Object.fromEntries(PASS_COLUMNS.map((c) => [`pass_${c}`, values[c]]));
+    const row = Object.fromEntries(PASS_COLUMNS.map((c) => [`p_${c}`, values[c]]));
     res.status(201).json(passJson(row, account));
   } catch (error) {
     fail(res, 500, String(error));
