@@ -1,9 +1,8 @@
-import { APP_CONFIG, NotFoundError, type AppConfig } from '@app/core';
+import { APP_CONFIG, EntityRows, NotFoundError, type AppConfig } from '@app/core';
 import { GoogleSaveLinks, Pass } from '@app/passes';
 import { UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { renderHolderPage } from './holder-page';
 
@@ -11,13 +10,17 @@ const LOGO_URL_SECONDS = 3600;
 
 @Injectable()
 export class HolderService {
+  private readonly passRows: EntityRows<Pass>;
+
   constructor(
-    @InjectRepository(Pass) private readonly passes: Repository<Pass>,
+    private readonly dataSource: DataSource,
     private readonly packages: PassPackageService,
     private readonly uploads: UploadsService,
     private readonly googleSaveLinks: GoogleSaveLinks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.passRows = new EntityRows(dataSource, Pass, 'p');
+  }
 
   async page(slug: string): Promise<string> {
     const pass = await this.publishedPass(slug);
@@ -45,10 +48,17 @@ export class HolderService {
     return this.packages.packageFor(await this.publishedPass(slug));
   }
 
-  /** Drafts and deleted passes are not handed out. */
+  /**
+   * Drafts and deleted passes are not handed out. Read on every download (the package itself
+   * is cached), so in plain SQL rather than through the query builder: see EntityRows.
+   */
   private async publishedPass(slug: string): Promise<Pass> {
-    const pass = await this.passes.findOneBy({ slug, status: 'Published', deletedTime: IsNull() });
-    if (pass === null) throw new NotFoundError('Pass', slug);
-    return pass;
+    const [row] = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${this.passRows.select} FROM pass p ` +
+        "WHERE p.slug = ? AND p.status = 'Published' AND p.deleted_time IS NULL LIMIT 1",
+      [slug],
+    );
+    if (row === undefined) throw new NotFoundError('Pass', slug);
+    return this.passRows.read(row);
   }
 }
