@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       path: './data/wallet.sqlite',
       migrateOnStart: true,
     });
-    expect(config.worker).toEqual({ enabled: true, schedulerIntervalMs: 5000 });
+    expect(config.worker).toEqual({ enabled: true, schedulerIntervalMs: 5000, leaseMs: 60_000 });
     expect(config.upload).toEqual({
       maxBytes: 10485760,
       buckets: ['pass-assets', 'campaign-assets'],

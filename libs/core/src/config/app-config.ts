@@ -13,7 +13,11 @@ export interface AppConfig {
   database: DatabaseConfig;
   jwt: JwtConfig;
   bootstrapAdmin: { email?: string; password?: string };
-  worker: { enabled: boolean; schedulerIntervalMs: number };
+  /**
+   * `leaseMs`: how long a claimed job (notification, pass update, WalletB sync) stays with the
+   * worker that claimed it without a checkpoint; after that another worker takes it over.
+   */
+  worker: { enabled: boolean; schedulerIntervalMs: number; leaseMs: number };
   storage: StorageConfig;
   upload: { maxBytes: number; buckets: string[] };
   rateLimit: { perMinute: number; redisUrl?: string; redisKeyPrefix: string };
@@ -235,6 +239,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     worker: {
       enabled: read.bool('WORKER_ENABLED', true),
       schedulerIntervalMs: read.int('SCHEDULER_INTERVAL_MS', 5000, 100, 15 * 60 * 1000),
+      leaseMs: read.int('WORKER_LEASE_MS', 60_000, 1000, 60 * 60 * 1000),
     },
     storage: {
       driver: read.oneOf('STORAGE_DRIVER', ['local', 's3'] as const, 'local'),

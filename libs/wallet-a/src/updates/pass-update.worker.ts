@@ -17,8 +17,6 @@ import { WALLET_A_PUSHER, type WalletAPusher } from './wallet-a-pusher';
 
 /** Registrations read (and pushed) per batch: memory stays flat whatever the audience. */
 const BATCH_SIZE = 1000;
-/** A job not checkpointed for this long is taken over by another worker. */
-const LEASE_MS = 60_000;
 const JOBS_PER_TICK = 10;
 
 /**
@@ -88,7 +86,7 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
         { id: candidate.id, state: 'pending' },
         { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
       ];
-      const leaseUntil = new Date(now.getTime() + LEASE_MS);
+      const leaseUntil = new Date(now.getTime() + this.config.worker.leaseMs);
       for (const where of claimable) {
         const claimed = await jobs.update(where, {
           state: 'processing',
@@ -191,7 +189,7 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
         updatedTime: now,
         ...(finished
           ? { state: 'done', finishedTime: now, leaseUntil: null }
-          : { leaseUntil: new Date(now.getTime() + LEASE_MS) }),
+          : { leaseUntil: new Date(now.getTime() + this.config.worker.leaseMs) }),
       },
     );
     return result.affected === 1;

@@ -25,8 +25,6 @@ import { WalletBObject } from '../objects/wallet-b-object.entity';
 import { WalletBService } from '../wallet-b.service';
 import { SyncJob } from './sync-job.entity';
 
-/** A job not checkpointed for this long is taken over by another worker. */
-const LEASE_MS = 60_000;
 const JOBS_PER_TICK = 10;
 /** Holders' objects patched per checkpoint. */
 const OBJECT_BATCH = 100;
@@ -111,7 +109,7 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
         { id: candidate.id, state: 'pending' },
         { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
       ];
-      const leaseUntil = new Date(now.getTime() + LEASE_MS);
+      const leaseUntil = new Date(now.getTime() + this.config.worker.leaseMs);
       for (const where of claimable) {
         const claimed = await this.jobs().update(where, {
           state: 'processing',
@@ -228,7 +226,11 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
     const now = new Date();
     const result = await this.jobs().update(
       { id: job.id, leasedBy: this.workerId, state: 'processing' },
-      { lastObjectId, leaseUntil: new Date(now.getTime() + LEASE_MS), updatedTime: now },
+      {
+        lastObjectId,
+        leaseUntil: new Date(now.getTime() + this.config.worker.leaseMs),
+        updatedTime: now,
+      },
     );
     if (result.affected !== 1) {
       this.logger.warn({ jobId: job.id }, 'Lost the lease of a WalletB sync job');
