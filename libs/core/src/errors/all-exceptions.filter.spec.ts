@@ -26,12 +26,17 @@ describe('toDomainError', () => {
     expect(toDomainError(new PayloadTooLargeException())?.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
-  it.each(['ECONNREFUSED', 'PROTOCOL_CONNECTION_LOST', 'ER_LOCK_DEADLOCK', 'SQLITE_BUSY'])(
-    'maps the unreachable-database code %s to 503',
-    (code) => {
-      expect(toDomainError(driverError(code))?.code).toBe('UNAVAILABLE');
-    },
-  );
+  it.each([
+    'ECONNREFUSED',
+    'PROTOCOL_CONNECTION_LOST',
+    'ER_LOCK_DEADLOCK',
+    'SQLITE_BUSY',
+    'SQLITE_BUSY_SNAPSHOT',
+    'SQLITE_BUSY_TIMEOUT',
+    'SQLITE_LOCKED_SHAREDCACHE',
+  ])('maps the unreachable-database code %s to 503', (code) => {
+    expect(toDomainError(driverError(code))?.code).toBe('UNAVAILABLE');
+  });
 
   it('maps an unhandled unique violation to 409', () => {
     expect(toDomainError(driverError('ER_DUP_ENTRY'))?.code).toBe('CONFLICT');

@@ -30,6 +30,13 @@ const DATABASE_UNAVAILABLE_CODES = new Set([
   'SQLITE_LOCKED',
 ]);
 
+/**
+ * better-sqlite3 reports extended result codes: another process's write lock or commit can
+ * also surface as SQLITE_BUSY_SNAPSHOT (a read-then-write transaction whose snapshot a foreign
+ * commit made stale), SQLITE_BUSY_RECOVERY, SQLITE_BUSY_TIMEOUT or SQLITE_LOCKED_*.
+ */
+const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)_[A-Z]+$/;
+
 /** Messages of a connection that is closed or was never opened (pool closed, file closed). */
 const CONNECTION_GONE =
   /not established|pool is closed|connection is not open|Connection terminated|cannot open|closed state/i;
@@ -84,7 +91,9 @@ export function toDomainError(error: unknown): DomainError | undefined {
   }
 
   const code = driverErrorCode(error);
-  if (code !== undefined && DATABASE_UNAVAILABLE_CODES.has(code)) return new UnavailableError();
+  if (code !== undefined && (DATABASE_UNAVAILABLE_CODES.has(code) || SQLITE_BUSY.test(code))) {
+    return new UnavailableError();
+  }
   if (isUniqueViolation(error)) {
     return new DomainError('CONFLICT', 'A record with the same unique value already exists');
   }
