@@ -32,6 +32,11 @@ if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# The worker crash test (test/faults/worker-sigkill.e2e-spec.ts) runs the built worker as a
+# process of its own and kills it: build once, from this working tree, before the test runs.
+echo "== build"
+npx nest build api
+
 echo "== tests on SQLite"
 TEST_DB=sqlite npx jest --config jest.config.js
 

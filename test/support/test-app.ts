@@ -21,10 +21,14 @@ export interface TestApp {
 
 /**
  * Starts the real HTTP application, configured exactly as main.ts does, on a fresh database
- * of the dialect under test. `env` overrides any setting.
+ * of the dialect under test (or on `given`, which it then drops on close). `env` overrides
+ * any setting.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function startTestApp(
+  env: Record<string, string> = {},
+  given?: TestDatabase,
+): Promise<TestApp> {
+  const database = given ?? (await createTestDatabase());
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
