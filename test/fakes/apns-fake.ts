@@ -33,6 +33,13 @@ export interface ApnsFakeOptions {
   maxConcurrentStreams?: number;
   /** APNs' clock, for token ages. Default Date.now. */
   now?: () => number;
+  /**
+   * `all` (default): every push and answer is kept in `pushes` and `answers`. `counts`: only
+   * `pushCounts` and `answerCounts` are kept (and the first push in `pushes`, as a sample of
+   * what clients send), so that a load test of 100,000s of pushes measures the client rather
+   * than the fake's bookkeeping.
+   */
+  record?: 'all' | 'counts';
 }
 
 export interface ApnsFakePush {
@@ -95,9 +102,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEVICE_PATH = /^\/3\/device\/([^/?]*)$/;
 
 export class ApnsFake {
-  /** Every push answered 200, in order. */
+  /** Every push answered 200, in order (with `record: 'counts'`, only the first one). */
   readonly pushes: ApnsFakePush[] = [];
-  /** Every answer given (200 and errors), in order. */
+  /** Every answer given (200 and errors), in order (none with `record: 'counts'`). */
   readonly answers: ApnsFakeAnswer[] = [];
   /** HTTP/2 sessions clients opened (since the last reset). */
   sessionsOpened = 0;
@@ -105,6 +112,13 @@ export class ApnsFake {
   peakConcurrentStreams = 0;
   /** Streams refused (RST_STREAM REFUSED_STREAM) because they came after a GOAWAY. */
   refusedStreams = 0;
+  /** With `record: 'counts'`: pushes answered 200, per device token. */
+  readonly pushCounts = new Map<string, number>();
+  /** With `record: 'counts'`: answers given, per `<status> <reason>` (`200` for a push). */
+  readonly answerCounts = new Map<string, number>();
+  /** When the first and the last push answered 200 arrived (the fake's clock, ms). */
+  firstPushAt?: number;
+  lastPushAt?: number;
 
   private openStreams = 0;
   private requestsSeen = 0;
@@ -247,6 +261,10 @@ export class ApnsFake {
     this.connectionAction = undefined;
     this.requestsSeen = 0;
     this.refusedStreams = 0;
+    this.pushCounts.clear();
+    this.answerCounts.clear();
+    this.firstPushAt = undefined;
+    this.lastPushAt = undefined;
     this.sessionsOpened = 0;
     this.peakConcurrentStreams = this.openStreams;
     this.lastProviderTokens = new WeakMap();
@@ -306,19 +324,24 @@ export class ApnsFake {
       if (!stream.destroyed && !stream.closed) stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
     } else if (!stream.destroyed && !stream.closed) {
       if (verdict === undefined) {
-        this.pushes.push({
-          token,
-          topic: String(headers['apns-topic']),
-          headers: plainHeaders(headers),
-          payload: JSON.parse(body.toString('utf8')) as unknown,
-          rawPayload: body.toString('utf8'),
-          apnsId,
-          receivedAt: new Date(this.now()),
-        });
-        this.answers.push({ token, status: 200 });
+        const receivedAt = this.now();
+        this.firstPushAt ??= receivedAt;
+        this.lastPushAt = receivedAt;
+        if (this.options.record !== 'counts' || this.pushes.length === 0) {
+          this.pushes.push({
+            token,
+            topic: String(headers['apns-topic']),
+            headers: plainHeaders(headers),
+            payload: JSON.parse(body.toString('utf8')) as unknown,
+            rawPayload: body.toString('utf8'),
+            apnsId,
+            receivedAt: new Date(receivedAt),
+          });
+        }
+        this.recordAnswer({ token, status: 200 });
         stream.respond({ ':status': 200, 'apns-id': apnsId }, { endStream: true });
       } else {
-        this.answers.push({ token, status: verdict.status, reason: verdict.reason });
+        this.recordAnswer({ token, status: verdict.status, reason: verdict.reason });
         const errorBody = JSON.stringify({
           reason: verdict.reason,
           ...(verdict.timestamp !== undefined ? { timestamp: verdict.timestamp } : {}),
@@ -343,6 +366,19 @@ export class ApnsFake {
         setImmediate(() => session.destroy());
       }
     }
+  }
+
+  private recordAnswer(answer: ApnsFakeAnswer): void {
+    if (this.options.record !== 'counts') {
+      this.answers.push(answer);
+      return;
+    }
+    if (answer.status === 200) {
+      this.pushCounts.set(answer.token, (this.pushCounts.get(answer.token) ?? 0) + 1);
+    }
+    const key =
+      answer.reason === undefined ? String(answer.status) : `${answer.status} ${answer.reason}`;
+    this.answerCounts.set(key, (this.answerCounts.get(key) ?? 0) + 1);
   }
 
   private check(

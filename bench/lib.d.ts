@@ -1,0 +1,74 @@
+/**
+ * Types of `bench/lib.js` (plain CommonJS, run without a compile step by the older benches) for
+ * the TypeScript benches, which load it at run time from the repository (see support.ts).
+ */
+import type { ChildProcess } from 'node:child_process';
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+}
+
+export interface StartedProcess {
+  child: ChildProcess;
+  /** The last 4,000 characters the process wrote to stdout and stderr. */
+  output(): string;
+}
+
+export interface StartedService {
+  db: BenchDatabase;
+  base: string;
+  /** The owner's JWT. */
+  token: string;
+  /** An API key of the owner. */
+  apiKey: string;
+  proc: StartedProcess;
+}
+
+export interface JsonOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface Machine {
+  nproc: number;
+  cpu: string;
+  memTotal: string;
+  memFree: string;
+  load: string;
+  node: string;
+}
+
+export const ROOT: string;
+export const SERVER_URL: string;
+export function cleanup(): Promise<void>;
+export function createDatabase(label: string): Promise<BenchDatabase>;
+/** Throws on a non-2xx answer; `null` for an empty body. */
+export function json(url: string, options?: JsonOptions): Promise<unknown>;
+export function machine(): Machine;
+export function onCleanup(fn: () => unknown): void;
+export function percentile(sorted: number[], p: number): number;
+export function printMachine(): void;
+export function readJson(path: string): unknown;
+export function requireBuild(): void;
+export function run(main: () => Promise<void>, limitMs?: number): void;
+export function serviceEnv(
+  dbUrl: string,
+  port: number,
+  extra?: Record<string, string>,
+): Record<string, string | undefined>;
+export function sleep(ms: number): Promise<void>;
+export function startProcess(
+  label: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  readyUrl: string,
+  timeoutMs?: number,
+): Promise<StartedProcess>;
+export function startService(
+  label: string,
+  port: number,
+  extraEnv?: Record<string, string>,
+  nodeArgs?: string[],
+): Promise<StartedService>;
