@@ -7,6 +7,7 @@
  *
  *   BENCH_DEVICES (default 100000)  BENCH_BARE_STREAMS (default 500, what the worker keeps in
  *   flight)  BENCH_PROFILE=1 (CPU profile of the worker: --cpu-prof, top self time printed)
+ *   BENCH_WORKER_NODE_ARGS (extra node options for the worker, space-separated)
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -40,6 +41,8 @@ import {
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const BARE_STREAMS = Number(process.env.BENCH_BARE_STREAMS ?? 500);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** Extra node options for the worker process, e.g. GC settings to compare. */
+const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const PORT = 3105;
 const TARGET_MS = 10_000;
 const TARGET_RATIO = 0.7;
@@ -135,7 +138,11 @@ async function main(): Promise<void> {
   const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'wps-bench-profile-')) : undefined;
   const worker = startNode(
     'worker',
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), WORKER_JS],
+    [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...WORKER_NODE_ARGS,
+      WORKER_JS,
+    ],
     lib.serviceEnv(service.db.url, PORT, { ...walletA, LOG_LEVEL: 'info' }),
   );
   await worker.waitForOutput('Worker started', 60_000);

@@ -32,7 +32,7 @@ import {
  */
 
 const WORKER_MAIN = join(__dirname, '..', '..', 'dist', 'apps', 'worker', 'src', 'main.js');
-/** Not a multiple of the worker's batch (1000), so half-way is inside a batch, not between two. */
+/** Within one of the worker's batches (5,000), so the kill lands inside a batch, not between two. */
 const DEVICES = 2500;
 /**
  * Pushes are answered 300 to 900 ms late, so the fan-out takes seconds and answers trickle in

@@ -1,4 +1,11 @@
-import { APP_CONFIG, isUniqueViolation, newId, TickLoop, type AppConfig } from '@app/core';
+import {
+  APP_CONFIG,
+  EntityRows,
+  isUniqueViolation,
+  newId,
+  TickLoop,
+  type AppConfig,
+} from '@app/core';
 import { holderChangeTime, Pass } from '@app/passes';
 import {
   Registration,
@@ -24,7 +31,6 @@ import {
   IsNull,
   LessThan,
   LessThanOrEqual,
-  MoreThan,
   type FindOptionsWhere,
 } from 'typeorm';
 import {
@@ -38,8 +44,12 @@ import {
 } from './entities/notification.entity';
 import { WALLET_B_MESSENGER, type WalletBMessenger } from './wallet-b-messenger';
 
-/** Registrations read and pushed per batch: memory stays flat whatever the audience. */
-const BATCH_SIZE = 1000;
+/**
+ * Registrations read and pushed per batch: memory stays flat whatever the audience. The APNs
+ * streams drain at the end of each batch, so batches are large (1,000 gave 59 % of a bare
+ * client's push rate in bench:fanout, 5,000 gives 65-69 %).
+ */
+const BATCH_SIZE = 5000;
 /**
  * Push outcomes are written in groups this size, one group at a time while pushes go on: at most
  * twice this many (besides the pushes in flight) are re-pushed after a crash.
@@ -74,13 +84,17 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
   private readonly loop = new TickLoop('Notification delivery', () => this.tick(), this.logger);
   private stopped = false;
 
+  private readonly registrationRows: EntityRows<Registration>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly registrations: RegistrationsService,
     @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(WALLET_B_MESSENGER) private readonly walletB?: WalletBMessenger,
-  ) {}
+  ) {
+    this.registrationRows = new EntityRows(dataSource, Registration, 'r');
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.worker.enabled) this.loop.start(this.config.worker.schedulerIntervalMs);
@@ -302,29 +316,30 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
     });
   }
 
-  /** The registrations after `cursor`, and those of them not yet pushed (on resume, some are). */
+  /**
+   * The registrations after `cursor`, and those of them not yet pushed: only a notification a
+   * worker held before (attempts > 0) can have deliveries recorded beyond its cursor. Plain SQL
+   * (EntityRows): the query builder's entity hydration and its naming of a 5,000-value IN list
+   * cost more CPU than the pushes of the batch.
+   */
   private async readBatch(
     notification: Notification,
     cursor: string | null,
   ): Promise<{ batch: Registration[]; todo: Registration[] }> {
-    const batch = await this.dataSource.getRepository(Registration).find({
-      where: {
-        passId: notification.passId,
-        removedTime: IsNull(),
-        ...(cursor ? { id: MoreThan(cursor) } : {}),
-      },
-      order: { id: 'ASC' },
-      take: BATCH_SIZE,
-    });
-    if (batch.length === 0) return { batch, todo: batch };
-    const done = new Set(
-      (
-        await this.dataSource.getRepository(NotificationDelivery).find({
-          select: { registrationId: true },
-          where: { notificationId: notification.id, registrationId: In(batch.map((r) => r.id)) },
-        })
-      ).map((delivery) => delivery.registrationId),
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${this.registrationRows.select} FROM wallet_a_registration r ` +
+        `WHERE r.pass_id = ? AND r.removed_time IS NULL${cursor ? ' AND r.id > ?' : ''} ` +
+        `ORDER BY r.id ASC LIMIT ${BATCH_SIZE}`,
+      cursor ? [notification.passId, cursor] : [notification.passId],
     );
+    const batch = rows.map((row) => this.registrationRows.read(row));
+    if (batch.length === 0 || notification.attempts === 0) return { batch, todo: batch };
+    const recorded = await this.dataSource.query<{ registration_id: string }[]>(
+      'SELECT registration_id FROM notification_delivery WHERE notification_id = ? AND ' +
+        `registration_id IN (${batch.map(() => '?').join(', ')})`,
+      [notification.id, ...batch.map((registration) => registration.id)],
+    );
+    const done = new Set(recorded.map((row) => row.registration_id));
     return { batch, todo: batch.filter((registration) => !done.has(registration.id)) };
   }
 
