@@ -85,6 +85,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
   private stopped = false;
 
   private readonly registrationRows: EntityRows<Registration>;
+  private readonly deliveryRows: EntityRows<NotificationDelivery>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -94,6 +95,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
     @Optional() @Inject(WALLET_B_MESSENGER) private readonly walletB?: WalletBMessenger,
   ) {
     this.registrationRows = new EntityRows(dataSource, Registration, 'r');
+    this.deliveryRows = new EntityRows(dataSource, NotificationDelivery, 'd');
   }
 
   onApplicationBootstrap(): void {
@@ -348,7 +350,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
     const createdTime = new Date();
     const values = rows.map((row) => ({ id: newId(), notificationId, createdTime, ...row }));
     try {
-      await this.insertDeliveries(values);
+      await this.deliveryRows.insert(this.dataSource, values);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // Another worker recorded some of them (lease taken over): keep the first record of each.
@@ -361,27 +363,6 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
           });
       }
     }
-  }
-
-  /**
-   * One multi-row INSERT, with each value converted by the driver as TypeORM's insert would.
-   * Not the query builder: it names each of the 600 parameters of a 100-row insert after
-   * searching the names made before it, which made the records cost more CPU than the pushes.
-   */
-  private async insertDeliveries(values: NotificationDelivery[]): Promise<void> {
-    const metadata = this.dataSource.getMetadata(NotificationDelivery);
-    const driver = this.dataSource.driver;
-    const columns = metadata.columns;
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    const names = columns.map((column) => driver.escape(column.databaseName)).join(', ');
-    await this.dataSource.query(
-      `INSERT INTO ${driver.escape(metadata.tableName)} (${names}) VALUES ${values.map(() => row).join(', ')}`,
-      values.flatMap((value) =>
-        columns.map((column): unknown =>
-          driver.preparePersistentValue(column.getEntityValue(value), column),
-        ),
-      ),
-    );
   }
 
   private async finalize(notification: Notification, pass: Pass): Promise<void> {

@@ -1,16 +1,24 @@
-import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type {
+  DataSource,
+  EntityManager,
+  EntityMetadata,
+  EntityTarget,
+  ObjectLiteral,
+} from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 /**
- * An entity's columns for hand-written SQL on hot read paths, and the reader that turns a raw
- * row back into the entity as TypeORM would (the driver converts each value: SQLite's date
- * text, `simple-json`). The query builder rebuilds its SQL text and walks its alias and
- * relation machinery on every query; on the busiest lists that cost more than the query itself
- * (BENCHMARKS.md). Everywhere else the query builder stays.
+ * An entity's columns for hand-written SQL on hot paths: the reader that turns a raw row back
+ * into the entity as TypeORM would (the driver converts each value: SQLite's date text,
+ * `simple-json`), and a multi-row INSERT that converts values the same way. The query builder
+ * rebuilds its SQL text and walks its alias and relation machinery on every query, and names
+ * each insert parameter by searching the names made before it; on the busiest paths that cost
+ * more than the query itself (BENCHMARKS.md). Everywhere else the query builder stays.
  */
 export class EntityRows<E extends ObjectLiteral> {
   /** `alias.column AS alias_column, …` for every column of the entity. */
   readonly select: string;
+  private readonly insertInto: string;
   private readonly metadata: EntityMetadata;
   private readonly columns: { column: ColumnMetadata; key: string }[];
 
@@ -24,14 +32,36 @@ export class EntityRows<E extends ObjectLiteral> {
       column,
       key: `${alias}_${column.databaseName}`,
     }));
+    const quote = (name: string): string => dataSource.driver.escape(name);
     this.select = this.columns
-      .map(({ column, key }) => `${alias}.${column.databaseName} AS ${key}`)
+      .map(({ column, key }) => `${alias}.${quote(column.databaseName)} AS ${key}`)
       .join(', ');
+    const names = this.columns.map(({ column }) => quote(column.databaseName)).join(', ');
+    this.insertInto = `INSERT INTO ${quote(this.metadata.tableName)} (${names})`;
   }
 
   /** The raw key the entity's id comes back under. */
   get idKey(): string {
     return `${this.alias}_${this.metadata.primaryColumns[0].databaseName}`;
+  }
+
+  /**
+   * Inserts every column of each entity in one statement (no read-back: the caller sets every
+   * column, as `stampCreated` and the services do). `runner` is the data source or, inside a
+   * transaction, its entity manager.
+   */
+  async insert(runner: DataSource | EntityManager, entities: E[]): Promise<void> {
+    if (entities.length === 0) return;
+    const driver = this.dataSource.driver;
+    const row = `(${this.columns.map(() => '?').join(', ')})`;
+    await runner.query(
+      `${this.insertInto} VALUES ${entities.map(() => row).join(', ')}`,
+      entities.flatMap((entity) =>
+        this.columns.map(({ column }): unknown =>
+          driver.preparePersistentValue(column.getEntityValue(entity), column),
+        ),
+      ),
+    );
   }
 
   read(row: Record<string, unknown>): E {
