@@ -5,7 +5,8 @@
  * is the SQL the service sends (read off MariaDB's general log): the key joined with its user
  * and workspace memberships in one query, compare the SHA-256 of the secret (and touch
  * `last_used_time` at most once a minute), then list (one query, the account's name joined) or
- * insert (default account, transaction: insert, commit), and return the same JSON.
+ * insert (default account, then one INSERT: a draft without back-field values needs no
+ * transaction), and return the same JSON.
  * No validation library, no DI, no ORM: the floor the framework is measured against.
  *
  *   BASELINE_PORT, DB_URL, PUBLIC_BASE_URL
@@ -198,15 +199,13 @@ app.post('/v1/wallet-pass', async (req, res) => {
       wallet_a_message: null,
       deleted_time: null,
     };
-    await connection.query('START TRANSACTION');
+    // A draft without back-field values is one INSERT, as in the service (no transaction).
     try {
       await connection.query(
         `INSERT INTO \`pass\`(${PASS_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES (?)`,
         [PASS_COLUMNS.map((c) => values[c])],
       );
-      await connection.query('COMMIT');
     } catch (error) {
-      await connection.query('ROLLBACK');
       if (error?.code === 'ER_DUP_ENTRY') return fail(res, 409, 'Conflict');
       throw error;
     }

@@ -81,22 +81,24 @@ export class PassesService {
       }),
       actorId,
     );
-    await this.writing(pass, async (manager) => {
-      // Every column is set above, so TypeORM need not read the row back for defaults.
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(Pass)
-        .values(pass)
-        .updateEntity(false)
-        .execute();
-      // Short links need the pass row to exist; they rewrite the link values of the metadata.
-      if (await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId)) {
-        await manager.update(Pass, { id: pass.id }, { passMetadata: pass.passMetadata });
-      }
-      // A pass created Published is a change holders can see: wallet integrations set it up.
-      if (pass.status === 'Published') await this.changeHooks.changed(manager, pass);
-    });
+    const published = pass.status === 'Published';
+    // Short links and a Published pass's wallet set-up write more rows, in one transaction with
+    // the pass; a plain draft is a single INSERT, atomic by itself.
+    const alone = !published && !ShortLinksService.hasValues(pass.passMetadata);
+    await this.writing(
+      pass,
+      async (manager) => {
+        await this.passRows.insert(manager, [pass]);
+        if (alone) return;
+        // Short links need the pass row to exist; they rewrite the link values of the metadata.
+        if (await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId)) {
+          await manager.update(Pass, { id: pass.id }, { passMetadata: pass.passMetadata });
+        }
+        // A pass created Published is a change holders can see: wallet integrations set it up.
+        if (published) await this.changeHooks.changed(manager, pass);
+      },
+      { transaction: !alone },
+    );
     if (pass.status === 'Published') this.changeHooks.committed(pass);
     return this.view(pass, account);
   }
@@ -265,13 +267,17 @@ export class PassesService {
     };
   }
 
-  /** Runs a write, turning unique-index conflicts into a 409 naming the field that clashed. */
+  /**
+   * Runs a write (in a transaction, unless it is a single statement), turning unique-index
+   * conflicts into a 409 naming the field that clashed.
+   */
   private async writing(
     pass: Pass,
     work: (manager: EntityManager) => Promise<void>,
+    { transaction }: { transaction: boolean } = { transaction: true },
   ): Promise<void> {
     try {
-      await this.dataSource.transaction(work);
+      await (transaction ? this.dataSource.transaction(work) : work(this.dataSource.manager));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const message = error instanceof Error ? error.message : '';

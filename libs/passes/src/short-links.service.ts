@@ -26,6 +26,11 @@ export class ShortLinksService {
     return `${this.config.publicBaseUrl}/l/${slug}`;
   }
 
+  /** Whether {@link assign} has anything to do: the metadata has back-field values. */
+  static hasValues(metadata: PassMetadataDto): boolean {
+    return (metadata.backFields ?? []).some((field) => field.value.length > 0);
+  }
+
   /**
    * Fills `shortLinkId`, `slug` and `shortLinkValue` of each link value, in place. False when
    * the metadata has no back-field values, so nothing in it can have changed.
