@@ -221,11 +221,16 @@ export class PassesService {
       params.push(...values);
     }
 
+    const selective =
+      query.name !== undefined || query.id !== undefined || (query.ids?.length ?? 0) > 0;
     const page = await paginateSql<Record<string, unknown>>(
       this.dataSource,
       {
         select: `${this.passRows.select}, a.name AS account_name`,
-        from: 'pass p LEFT JOIN account a ON a.id = p.account_id AND a.workspace_id = p.workspace_id',
+        table: 'pass p',
+        // Reading along (workspace, id) suits every filter but the selective ones.
+        pageIndex: selective ? undefined : 'ix_pass_workspace',
+        joins: 'LEFT JOIN account a ON a.id = p.account_id AND a.workspace_id = p.workspace_id',
         where,
         params,
         idColumn: 'p.id',

@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../errors/domain-errors';
 import { newId } from '../ids/ids';
-import { decodeCursor, encodeCursor } from './page';
+import type { DataSource } from 'typeorm';
+import { decodeCursor, encodeCursor, paginateSql, type SqlListQuery } from './page';
 
 describe('cursors', () => {
   it('round-trips an id and is opaque (no raw id in it)', () => {
@@ -19,5 +20,53 @@ describe('cursors', () => {
     ['null', Buffer.from('null').toString('base64url')],
   ])('rejects %s', (_label, cursor) => {
     expect(() => decodeCursor(cursor)).toThrow(InvalidInputError);
+  });
+});
+
+describe('paginateSql', () => {
+  const ids = Array.from({ length: 3 }, () => newId()).reverse();
+
+  function recordingDataSource(type: 'mysql' | 'better-sqlite3') {
+    const calls: { sql: string; params: unknown[] }[] = [];
+    const dataSource = {
+      options: { type },
+      query: (sql: string, params: unknown[]) => {
+        calls.push({ sql, params });
+        return Promise.resolve(ids.map((id) => ({ t_id: id })));
+      },
+    } as unknown as DataSource;
+    return { dataSource, calls };
+  }
+
+  const list: SqlListQuery = {
+    select: 't.id AS t_id',
+    table: 'thing t',
+    pageIndex: 'ix_thing_workspace',
+    where: ['t.workspace_id = ?'],
+    params: ['w1'],
+    idColumn: 't.id',
+    idKey: 't_id',
+  };
+
+  it('reads along the page index on MySQL, keyset after the cursor, one row more than the page', async () => {
+    const { dataSource, calls } = recordingDataSource('mysql');
+    const page = await paginateSql(dataSource, list, { limit: 2, cursor: encodeCursor(ids[0]) });
+    expect(calls[0].sql).toBe(
+      'SELECT t.id AS t_id FROM thing t FORCE INDEX (ix_thing_workspace) ' +
+        'WHERE t.workspace_id = ? AND t.id < ? ORDER BY t.id DESC LIMIT 3',
+    );
+    expect(calls[0].params).toEqual(['w1', ids[0]]);
+    expect(page).toEqual({
+      items: [{ t_id: ids[0] }, { t_id: ids[1] }],
+      hasMore: true,
+      cursor: encodeCursor(ids[1]),
+    });
+  });
+
+  it('leaves the plan to SQLite, which reads the index range by itself', async () => {
+    const { dataSource, calls } = recordingDataSource('better-sqlite3');
+    await paginateSql(dataSource, list, {});
+    expect(calls[0].sql).not.toContain('FORCE INDEX');
+    expect(calls[0].sql).toContain('LIMIT 21');
   });
 });

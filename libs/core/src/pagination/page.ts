@@ -90,8 +90,16 @@ function pageOf<T>(rows: T[], limit: number, idOf: (row: T) => unknown): Page<T>
 export interface SqlListQuery {
   /** Column list, e.g. an {@link EntityRows.select} plus joined columns. */
   select: string;
-  /** Tables and joins. */
-  from: string;
+  /** The listed table with its alias, e.g. `pass p`. */
+  table: string;
+  /**
+   * The (workspace_id, id) index the pages are read along. MariaDB/MySQL otherwise pick a
+   * `ref` on the workspace alone for middle pages and read every newer row of the workspace
+   * before the cursor (50,022 rows for page 2,500 of 100,000); forced, it is a range of 21.
+   */
+  pageIndex?: string;
+  /** Joins after the table. */
+  joins?: string;
   /** Conditions, joined with AND; `?` placeholders filled from `params` in order. */
   where: string[];
   params: unknown[];
@@ -114,8 +122,14 @@ export async function paginateSql<Row extends Record<string, unknown>>(
     where.push(`${query.idColumn} < ?`);
     params.push(decodeCursor(page.cursor));
   }
+  const hint =
+    query.pageIndex !== undefined && dataSource.options.type === 'mysql'
+      ? ` FORCE INDEX (${query.pageIndex})`
+      : '';
+  const from =
+    query.joins === undefined ? `${query.table}${hint}` : `${query.table}${hint} ${query.joins}`;
   const rows = await dataSource.query<Row[]>(
-    `SELECT ${query.select} FROM ${query.from} WHERE ${where.join(' AND ')} ` +
+    `SELECT ${query.select} FROM ${from} WHERE ${where.join(' AND ')} ` +
       `ORDER BY ${query.idColumn} DESC LIMIT ${limit + 1}`,
     params,
   );
