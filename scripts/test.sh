@@ -12,6 +12,8 @@ export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"
 
 echo "== typecheck, lint, format"
 npx tsc --noEmit -p tsconfig.json
+# The TypeScript benches (bench:fanout, bench:schedule) are not run here, but must still compile.
+npx tsc --noEmit -p bench/tsconfig.json
 npx eslint . --max-warnings 0
 npx prettier --check . > /dev/null || { npx prettier --check .; exit 1; }
 
