@@ -132,7 +132,7 @@ app.get('/v1/wallet-pass', async (req, res) => {
       params.push(JSON.parse(Buffer.from(req.query.cursor, 'base64url').toString('utf8')).after);
     }
     const [rows] = await connection.query(
-      `SELECT ${PASS_SELECT}, a.name AS account_name FROM pass p LEFT JOIN account a ON a.id = p.account_id AND a.workspace_id = p.workspace_id WHERE ${where} ORDER BY p.id DESC LIMIT ${limit + 1}`,
+      `SELECT ${PASS_SELECT}, a.name AS account_name FROM pass p FORCE INDEX (ix_pass_workspace) LEFT JOIN account a ON a.id = p.account_id AND a.workspace_id = p.workspace_id WHERE ${where} ORDER BY p.id DESC LIMIT ${limit + 1}`,
       params,
     );
     const hasMore = rows.length > limit;
