@@ -99,7 +99,7 @@ export class PassesService {
       },
       { transaction: !alone },
     );
-    if (pass.status === 'Published') this.changeHooks.committed(pass);
+    if (published) this.changeHooks.committed(pass);
     return this.view(pass, account);
   }
 

@@ -1,7 +1,7 @@
 import { NotFoundError, paginate, stampCreated, type Page, type PageQuery } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { Account } from '../entities/account.entity';
 
 /** Brand accounts of a workspace. Every query takes the workspace first. */
@@ -21,13 +21,6 @@ export class AccountsService {
     const account = await this.accounts.findOneBy({ workspaceId, id });
     if (account === null) throw new NotFoundError('Account', id);
     return account;
-  }
-
-  /** The accounts of this workspace among `ids`, by id (unknown ids are left out). */
-  async findMany(workspaceId: string, ids: string[]): Promise<Map<string, Account>> {
-    if (ids.length === 0) return new Map();
-    const accounts = await this.accounts.findBy({ workspaceId, id: In([...new Set(ids)]) });
-    return new Map(accounts.map((account) => [account.id, account]));
   }
 
   /** The account passes use when none is given. Every workspace is created with one. */
