@@ -1,7 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
-  RequireRoles,
+  RequireWriter,
   ErrorBody,
   IdParam,
   mapPage,
@@ -23,9 +23,6 @@ import { CampaignPage, CampaignResponse, toCampaignResponse } from './dto/campai
 import { CreateCampaignDto, UpdateCampaignDto } from './dto/create-campaign.dto';
 import { ListCampaignsQuery } from './dto/list-campaigns.query';
 
-/** Branded users read; the other roles also write. */
-export const CAMPAIGN_WRITERS = { roles: ['owner', 'admin', 'member'] } as const;
-
 @ApiTags('Campaigns')
 @Controller('promo-campaign')
 @Authenticated()
@@ -33,7 +30,7 @@ export class CampaignsController {
   constructor(private readonly campaigns: CampaignsService) {}
 
   @Post()
-  @RequireRoles(...CAMPAIGN_WRITERS.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Create a campaign',
     description:
@@ -90,7 +87,7 @@ export class CampaignsController {
   }
 
   @Patch(':id')
-  @RequireRoles(...CAMPAIGN_WRITERS.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Update a campaign',
     description:

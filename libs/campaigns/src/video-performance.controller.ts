@@ -1,7 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
-  RequireRoles,
+  RequireWriter,
   ErrorBody,
   IdParam,
   mapPage,
@@ -18,7 +18,6 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { CAMPAIGN_WRITERS } from './campaigns.controller';
 import { toCampaignDataResponse, toVideoPerformanceResponse } from './dto/campaign.response';
 import { VideoPerformanceArrayPipe } from './dto/video-performance-array.pipe';
 import {
@@ -53,7 +52,7 @@ export class VideoPerformanceController {
   }
 
   @Post()
-  @RequireRoles(...CAMPAIGN_WRITERS.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Add video-performance records',
     description:

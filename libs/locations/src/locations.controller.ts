@@ -1,5 +1,5 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
-import { Authenticated, RequireRoles, ErrorBody, mapPage, type Principal } from '@app/core';
+import { Authenticated, RequireWriter, ErrorBody, mapPage, type Principal } from '@app/core';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -15,8 +15,6 @@ import { ListLocationsQuery } from './dto/list-locations.query';
 import { LocationDto, LocationIdParam } from './dto/location.dto';
 import { LocationPage, LocationResponse, toLocationResponse } from './dto/location.response';
 import { LocationsService } from './locations.service';
-
-const WRITE_ROLES = { roles: ['owner', 'admin', 'member'] } as const;
 
 const NOT_FOUND = {
   description: 'Unknown location, or `walletPass.id` is not a pass of this workspace',
@@ -50,7 +48,7 @@ export class LocationsController {
   constructor(private readonly locations: LocationsService) {}
 
   @Post()
-  @RequireRoles(...WRITE_ROLES.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Create a location',
     description:
@@ -93,7 +91,7 @@ export class LocationsController {
   }
 
   @Put(':locationId')
-  @RequireRoles(...WRITE_ROLES.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Replace a location',
     description:
@@ -117,7 +115,7 @@ export class LocationsController {
 
   @Delete(':locationId')
   @HttpCode(204)
-  @RequireRoles(...WRITE_ROLES.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Delete a location',
     description: 'Holders of its pass get the pass without it.',

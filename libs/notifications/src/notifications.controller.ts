@@ -1,5 +1,5 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
-import { Authenticated, RequireRoles, ErrorBody, IdParam, type Principal } from '@app/core';
+import { Authenticated, RequireWriter, ErrorBody, IdParam, type Principal } from '@app/core';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -20,8 +20,6 @@ import { NotificationResponse, toNotificationResponse } from './dto/notification
 import { NotificationStatsService } from './notification-stats.service';
 import { NotificationsService } from './notifications.service';
 
-const WRITERS = { roles: ['owner', 'admin', 'member'] } as const;
-
 const DELIVERY_DESCRIPTION =
   'WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. ' +
   "WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. " +
@@ -38,7 +36,7 @@ export class NotificationsController {
   ) {}
 
   @Post()
-  @RequireRoles(...WRITERS.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Create a notification',
     description: `No status sends it now; \`Draft\` keeps it; \`Scheduled\` (with scheduledTime) sends it then. ${DELIVERY_DESCRIPTION}`,
@@ -76,7 +74,7 @@ export class NotificationsController {
 
   @Patch(':id')
   @HttpCode(200)
-  @RequireRoles(...WRITERS.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Update a Draft or Scheduled notification',
     description: DELIVERY_DESCRIPTION,
@@ -98,7 +96,7 @@ export class NotificationsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @RequireRoles(...WRITERS.roles)
+  @RequireWriter()
   @ApiOperation({ summary: 'Delete a Draft or Scheduled notification' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ type: ErrorBody })

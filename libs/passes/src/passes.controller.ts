@@ -1,7 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
-  RequireRoles,
+  RequireWriter,
   ErrorBody,
   IdParam,
   mapPage,
@@ -34,8 +34,6 @@ class GetPassQuery {
   includeAssets?: boolean;
 }
 
-const WRITE_ROLES = { roles: ['owner', 'admin', 'member'] } as const;
-
 @ApiTags('Passes')
 @Controller('wallet-pass')
 @Authenticated()
@@ -43,7 +41,7 @@ export class PassesController {
   constructor(private readonly passes: PassesService) {}
 
   @Post()
-  @RequireRoles(...WRITE_ROLES.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Create a pass',
     description: '`passName` is unique in the workspace. Status defaults to `Draft`.',
@@ -89,7 +87,7 @@ export class PassesController {
   }
 
   @Patch(':id')
-  @RequireRoles(...WRITE_ROLES.roles)
+  @RequireWriter()
   @ApiOperation({
     summary: 'Update a pass',
     description: 'Holders get the new pass content on their devices. Returns the updated pass.',
@@ -112,7 +110,7 @@ export class PassesController {
 
   @Delete(':id')
   @HttpCode(204)
-  @RequireRoles(...WRITE_ROLES.roles)
+  @RequireWriter()
   @ApiOperation({ summary: 'Delete a pass', description: "Holders' copies become void." })
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ type: ErrorBody })

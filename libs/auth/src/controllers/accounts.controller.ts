@@ -1,6 +1,6 @@
 import {
   Authenticated,
-  RequireRoles,
+  RequireWriter,
   ErrorBody,
   IdParam,
   mapPage,
@@ -54,7 +54,7 @@ export class AccountsController {
   }
 
   @Post()
-  @RequireRoles('owner', 'admin', 'member')
+  @RequireWriter()
   @ApiOperation({ summary: 'Add a brand account to the workspace' })
   @ApiCreatedResponse({ type: AccountResponse })
   @ApiBadRequestResponse({ type: ErrorBody })
