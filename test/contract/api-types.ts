@@ -51,7 +51,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign in with e-mail and password and get a bearer token */
+    /**
+     * Sign in with e-mail and password and get a bearer token
+     * @description Throttled per client IP and per e-mail address: after repeated failures further attempts are answered 429 with Retry-After, without the password being checked.
+     */
     post: operations['AuthController_login'];
     delete?: never;
     options?: never;
@@ -109,6 +112,26 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/v1/me/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change the caller's password
+     * @description Every bearer token issued before the change stops working (sign in again); API keys keep working.
+     */
+    patch: operations['MeController_changePassword'];
     trace?: never;
   };
   '/v1/workspaces': {
@@ -470,6 +493,7 @@ export interface components {
         | 'FORBIDDEN'
         | 'NOT_FOUND'
         | 'CONFLICT'
+        | 'REQUEST_TIMEOUT'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'RATE_LIMITED'
@@ -554,6 +578,15 @@ export interface components {
       /** @description Set when called with an API key. */
       apiKeyId: string | null;
     };
+    ChangePasswordDto: {
+      /** @example correct horse battery staple */
+      currentPassword: string;
+      /**
+       * @description At least 12 characters; not blank and not one of the most common passwords (400 otherwise).
+       * @example plum kettle harbour 42
+       */
+      newPassword: string;
+    };
     WorkspaceResponse: {
       id: string;
       name: string;
@@ -582,7 +615,10 @@ export interface components {
     AddMemberDto: {
       /** @example editor@brand.example */
       email: string;
-      /** @example a long passphrase */
+      /**
+       * @description Not blank, not one of the most common passwords, not the e-mail address (400 otherwise).
+       * @example plum kettle harbour 42
+       */
       password: string;
       /**
        * @example member
@@ -1499,6 +1535,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Too many failed sign-ins */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   AccountsController_list: {
@@ -1721,6 +1766,66 @@ export interface operations {
         };
       };
       /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  MeController_changePassword: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChangePasswordDto'];
+      };
+    };
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description newPassword too short or too weak */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Wrong current password */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many wrong passwords */
       429: {
         headers: {
           [name: string]: unknown;

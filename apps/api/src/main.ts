@@ -1,4 +1,4 @@
-import { ConfigError, JsonLogger, loadConfig } from '@app/core';
+import { ConfigError, exitOnFatalErrors, JsonLogger, loadConfig } from '@app/core';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
@@ -7,6 +7,7 @@ import { configureApp } from './app.setup';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
+  exitOnFatalErrors(logger);
   if (config.jwt.secretGenerated) {
     logger.warn(
       'JWT_SECRET is not set: using a random secret, so tokens end with this process and are not shared between instances',

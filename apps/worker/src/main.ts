@@ -1,4 +1,4 @@
-import { ConfigError, JsonLogger, loadConfig } from '@app/core';
+import { ConfigError, exitOnFatalErrors, JsonLogger, loadConfig } from '@app/core';
 import { NestFactory } from '@nestjs/core';
 import { WorkerModule } from './worker.module';
 
@@ -6,6 +6,7 @@ import { WorkerModule } from './worker.module';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
+  exitOnFatalErrors(logger);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger });
   app.enableShutdownHooks();
   logger.log('Worker started', 'Main');

@@ -1,6 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
+  BodyLimits,
   RequireWriter,
   ErrorBody,
   IdParam,
@@ -23,9 +24,11 @@ import { CampaignPage, CampaignResponse, toCampaignResponse } from './dto/campai
 import { CreateCampaignDto, UpdateCampaignDto } from './dto/create-campaign.dto';
 import { ListCampaignsQuery } from './dto/list-campaigns.query';
 
+/** A campaign at every maximum length, texts as `\uXXXX` escapes: about 105 KB of JSON. */
 @ApiTags('Campaigns')
 @Controller('promo-campaign')
 @Authenticated()
+@BodyLimits({ maxBytes: 256 * 1024 })
 export class CampaignsController {
   constructor(private readonly campaigns: CampaignsService) {}
 

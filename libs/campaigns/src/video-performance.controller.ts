@@ -1,6 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
+  BodyLimits,
   RequireWriter,
   ErrorBody,
   IdParam,
@@ -21,6 +22,7 @@ import {
 import { toCampaignDataResponse, toVideoPerformanceResponse } from './dto/campaign.response';
 import { VideoPerformanceArrayPipe } from './dto/video-performance-array.pipe';
 import {
+  MAX_IMPORT_RECORDS,
   VideoPerformanceImportResponse,
   VideoPerformanceInputDto,
   VideoPerformancePage,
@@ -53,6 +55,9 @@ export class VideoPerformanceController {
 
   @Post()
   @RequireWriter()
+  // 1,000 records at every maximum (handles as `\uXXXX` escapes, read-only fields echoed back):
+  // about 4.1 MB and 18,000 values.
+  @BodyLimits({ maxBytes: 6 * 1024 * 1024, maxItems: MAX_IMPORT_RECORDS, maxValues: 20_000 })
   @ApiOperation({
     summary: 'Add video-performance records',
     description:

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(config.upload).toEqual({
       maxBytes: 10485760,
       buckets: ['pass-assets', 'campaign-assets'],
+      quotaBytes: 1024 * 1024 * 1024,
     });
     expect(config.rateLimit.perMinute).toBe(600);
     expect(config.jwt.secretGenerated).toBe(true);
@@ -67,5 +68,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://wallet.example.com/' }).publicBaseUrl).toBe(
       'https://wallet.example.com',
     );
+  });
+
+  it('limits failures and users by default, the user at twice the per-caller rate', () => {
+    expect(loadConfig({}).rateLimit).toMatchObject({
+      perMinute: 600,
+      perUserPerMinute: 1200,
+      authFailures: { perIp: 30, windowSeconds: 300 },
+      login: { failuresPerIp: 20, failuresPerEmail: 5, windowSeconds: 900, backoffMaxSeconds: 60 },
+    });
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '50' }).rateLimit.perUserPerMinute).toBe(100);
+  });
+
+  it('reads JWT_ISSUER and JWT_AUDIENCE only with JWT_PUBLIC_KEY', () => {
+    const publicKey = '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----';
+    expect(
+      loadConfig({ JWT_PUBLIC_KEY: publicKey, JWT_ISSUER: 'https://idp', JWT_AUDIENCE: 'wps' }).jwt,
+    ).toMatchObject({ issuer: 'https://idp', audience: 'wps' });
+    expect(() => loadConfig({ JWT_ISSUER: 'https://idp' })).toThrow(/JWT_PUBLIC_KEY/);
   });
 });

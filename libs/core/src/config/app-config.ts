@@ -9,6 +9,8 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** Proxy hops in front of the service whose X-Forwarded-For is trusted (for client IPs). */
   trustProxyHops: number;
+  /** Time a client has to send a whole request, body included, after its headers. */
+  requestDeadlineMs: number;
   logLevel: LogLevel;
   database: DatabaseConfig;
   jwt: JwtConfig;
@@ -19,8 +21,9 @@ export interface AppConfig {
    */
   worker: { enabled: boolean; schedulerIntervalMs: number; leaseMs: number };
   storage: StorageConfig;
-  upload: { maxBytes: number; buckets: string[] };
-  rateLimit: { perMinute: number; redisUrl?: string; redisKeyPrefix: string };
+  /** `quotaBytes`: what one workspace's uploads may take together. */
+  upload: { maxBytes: number; buckets: string[]; quotaBytes: number };
+  rateLimit: RateLimitConfig;
   walletA: WalletAConfig;
   walletB: WalletBConfig;
 }
@@ -31,6 +34,25 @@ export type DatabaseConfig =
   | { type: 'sqlite'; path: string; migrateOnStart: boolean }
   | { type: 'mysql'; url: string; migrateOnStart: boolean; poolSize: number };
 
+export interface RateLimitConfig {
+  /** Requests a minute per caller: one API key, one user's bearer tokens, or one client IP. */
+  perMinute: number;
+  /** Requests a minute per user, all their API keys and tokens together. */
+  perUserPerMinute: number;
+  /** Refused credentials (bad keys, bad or expired tokens) per client IP and window. */
+  authFailures: { perIp: number; windowSeconds: number };
+  /** `POST /v1/auth/login` (and wrong current passwords): see docs/decisions.md, Rate limiting. */
+  login: {
+    failuresPerIp: number;
+    /** Failures of one e-mail address before its exponential backoff starts. */
+    failuresPerEmail: number;
+    windowSeconds: number;
+    backoffMaxSeconds: number;
+  };
+  redisUrl?: string;
+  redisKeyPrefix: string;
+}
+
 export interface JwtConfig {
   /** HS256 secret used to sign and verify the tokens issued by `POST /v1/auth/login`. */
   secret: string;
@@ -38,6 +60,10 @@ export interface JwtConfig {
   secretGenerated: boolean;
   /** PEM public key of an identity provider whose RS256/ES256 tokens are also accepted. */
   publicKey?: string;
+  /** Required `iss` of identity-provider tokens (JWT_PUBLIC_KEY), when set. */
+  issuer?: string;
+  /** Required `aud` of identity-provider tokens (JWT_PUBLIC_KEY), when set. */
+  audience?: string;
   expiresInSeconds: number;
 }
 
@@ -69,6 +95,11 @@ export interface WalletAConfig {
   apnsUrl: string;
   apnsKeyPath?: string;
   apnsKeyId?: string;
+  /**
+   * Device registrations through Apple's web service, per client IP an hour and per pass a
+   * minute: the shared pass's token is public, so these bound how fast fakes can be added.
+   */
+  registrationLimits: { perIpPerHour: number; perPassPerMinute: number };
 }
 
 export interface WalletBConfig {
@@ -212,6 +243,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     read.problems.push('JWT_PUBLIC_KEY must be a PEM public key ("-----BEGIN PUBLIC KEY-----")');
   }
 
+  const jwtIssuer = read.optional('JWT_ISSUER');
+  const jwtAudience = read.optional('JWT_AUDIENCE');
+  if (jwtPublicKey === undefined && (jwtIssuer !== undefined || jwtAudience !== undefined)) {
+    // Our own HS256 tokens carry neither; these describe the identity provider's tokens.
+    read.problems.push(
+      'JWT_ISSUER and JWT_AUDIENCE apply to JWT_PUBLIC_KEY tokens: set JWT_PUBLIC_KEY',
+    );
+  }
+
   const bootstrapEmail = read.optional('BOOTSTRAP_ADMIN_EMAIL');
   const bootstrapPassword = read.optional('BOOTSTRAP_ADMIN_PASSWORD');
   if ((bootstrapEmail === undefined) !== (bootstrapPassword === undefined)) {
@@ -222,10 +262,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
 
   const jwtSecret = configuredSecret ?? randomBytes(48).toString('base64url');
+  const perMinute = read.int('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000);
 
   const config: AppConfig = {
     port: read.int('PORT', 3000, 0, 65535),
     trustProxyHops: read.int('TRUST_PROXY_HOPS', 0, 0, 10),
+    requestDeadlineMs: read.int('HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 10 * 60_000),
     publicBaseUrl: read.url('PUBLIC_BASE_URL', 'http://localhost:3000', ['http:', 'https:'])!,
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     database,
@@ -233,6 +275,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       secret: jwtSecret,
       secretGenerated: configuredSecret === undefined,
       publicKey: jwtPublicKey?.replace(/\\n/g, '\n'),
+      issuer: jwtIssuer,
+      audience: jwtAudience,
       expiresInSeconds: read.int('JWT_EXPIRES_IN_SECONDS', 3600, 60, 7 * 24 * 3600),
     },
     bootstrapAdmin: { email: bootstrapEmail, password: bootstrapPassword },
@@ -256,9 +300,26 @@ export function loadConfig(env: Env = process.env): AppConfig {
     upload: {
       maxBytes: read.int('UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
       buckets: read.list('UPLOAD_BUCKETS', ['pass-assets', 'campaign-assets']),
+      quotaBytes: read.int('UPLOAD_QUOTA_BYTES', 1024 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     },
     rateLimit: {
-      perMinute: read.int('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+      perMinute,
+      perUserPerMinute: read.int(
+        'RATE_LIMIT_PER_USER_PER_MINUTE',
+        Math.min(2 * perMinute, 1_000_000),
+        1,
+        1_000_000,
+      ),
+      authFailures: {
+        perIp: read.int('AUTH_FAILURES_PER_IP', 30, 1, 1_000_000),
+        windowSeconds: read.int('AUTH_FAILURE_WINDOW_SECONDS', 300, 1, 24 * 3600),
+      },
+      login: {
+        failuresPerIp: read.int('LOGIN_FAILURES_PER_IP', 20, 1, 1_000_000),
+        failuresPerEmail: read.int('LOGIN_FAILURES_PER_EMAIL', 5, 1, 1000),
+        windowSeconds: read.int('LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 24 * 3600),
+        backoffMaxSeconds: read.int('LOGIN_BACKOFF_MAX_SECONDS', 60, 1, 3600),
+      },
       redisUrl: read.url('REDIS_URL', undefined, ['redis:', 'rediss:']),
       redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'wps:'),
     },
@@ -272,6 +333,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       apnsUrl: read.url('WALLET_A_APNS_URL', 'https://api.push.apple.com', ['http:', 'https:'])!,
       apnsKeyPath: read.optional('WALLET_A_APNS_KEY'),
       apnsKeyId: read.optional('WALLET_A_APNS_KEY_ID'),
+      registrationLimits: {
+        perIpPerHour: read.int('PASSKIT_REGISTRATIONS_PER_IP_PER_HOUR', 300, 1, 1_000_000),
+        perPassPerMinute: read.int('PASSKIT_REGISTRATIONS_PER_PASS_PER_MINUTE', 600, 1, 1_000_000),
+      },
     },
     walletB: {
       issuerId: read.string('WALLET_B_ISSUER_ID', '3388000000000000000'),

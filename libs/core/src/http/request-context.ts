@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
-import { toDomainError } from '../errors/all-exceptions.filter';
 import { newId } from '../ids/ids';
 
 /** Who is calling: set by the authentication guard. */
@@ -54,17 +53,4 @@ export function requestContextMiddleware(req: Request, res: Response, next: Next
   (req as AppRequest).requestId = requestId;
   res.setHeader('x-request-id', requestId);
   storage.run({ requestId }, next);
-}
-
-/**
- * Placed right after the body parsers: turns their errors (bad JSON, too large, bad charset)
- * into domain errors before Nest's generic mapping loses what they were.
- */
-export function bodyParserErrorMiddleware(
-  error: unknown,
-  _req: Request,
-  _res: Response,
-  next: NextFunction,
-): void {
-  next(toDomainError(error) ?? error);
 }

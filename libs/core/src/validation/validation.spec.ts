@@ -1,7 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { InvalidInputError } from '../errors/domain-errors';
-import { createValidationPipe, NotEmpty, QueryList, Required } from './validation';
+import {
+  createValidationPipe,
+  isPaddedBase64,
+  NotEmpty,
+  QueryList,
+  Required,
+} from './validation';
 
 class Field {
   @Required() @IsString() @NotEmpty() key!: string;
@@ -69,5 +75,17 @@ describe('validation', () => {
     const commas = (await validate(Query, { status: 'Draft, Published' }, 'query')) as Query;
     expect(repeated.status).toEqual(['Draft', 'Published']);
     expect(commas.status).toEqual(['Draft', 'Published']);
+  });
+
+  it('checks padded base64 in one pass, also at file size', () => {
+    expect(isPaddedBase64('aGk=')).toBe(true);
+    expect(isPaddedBase64('aA==')).toBe(true);
+    expect(isPaddedBase64('aGk')).toBe(false);
+    expect(isPaddedBase64('a=Gk')).toBe(false);
+    expect(isPaddedBase64('====')).toBe(false);
+    expect(isPaddedBase64('aGé=')).toBe(false);
+    expect(isPaddedBase64('a-_k')).toBe(false);
+    // 14 M characters: what a regular expression's backtracking stack could not take.
+    expect(isPaddedBase64(Buffer.alloc(10 * 1024 * 1024, 7).toString('base64'))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
-import { InvalidInputError, MUST_NOT_BE_NULL, NotEmpty } from '@app/core';
+import { InvalidInputError, IsPaddedBase64, MUST_NOT_BE_NULL, NotEmpty } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBase64, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { KNOWN_CONTENT_TYPES } from '../content/content-type';
 import { MAX_FILE_NAME_LENGTH } from '../content/file-name';
 import type { Upload } from '../upload.entity';
@@ -16,7 +16,7 @@ export class UploadFileDto {
   @IsOptional()
   @IsString()
   @NotEmpty()
-  @IsBase64(undefined, { message: 'must be base64-encoded' })
+  @IsPaddedBase64()
   file?: string;
 
   @ApiPropertyOptional({ description: 'JSON only: the file name', maxLength: 255 })
