@@ -108,7 +108,11 @@ describe('Workspace isolation matrix', () => {
   let revokedKey: string;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
+    // The credentials matrix sends two refused keys per route from one IP on purpose.
+    testApp = await startTestApp({
+      RATE_LIMIT_PER_MINUTE: '100000',
+      AUTH_FAILURES_PER_IP: '100000',
+    });
     owner = await OwnerSession.start(testApp.server);
     operations = listOperations(await loadOpenApi(testApp.server)).filter(
       (operation) => operation.authenticated,

@@ -82,6 +82,53 @@ describe('Workspaces, members and isolation', () => {
     expect(ownerAttempt.body.errorMessage).toBe('Only an owner can add another owner');
   });
 
+  it('confines an admin to assigning workspaces they are a member of; an owner assigns any', async () => {
+    const closed = await owner.createWorkspace('Closed to the admin');
+    const admin = await owner.addMember('admin', [owner.defaultWorkspaceId]);
+    const asAdmin = (email: string, workspaceIds: string[], role = 'member') =>
+      http()
+        .post('/v1/organisation/members')
+        .set(bearer(admin.token))
+        .send({ email, password: 'long-password', role, workspaceIds });
+
+    for (const role of ['member', 'admin']) {
+      const denied = await asAdmin(
+        `intruder-${role}@test.example`,
+        [owner.defaultWorkspaceId, closed],
+        role,
+      ).expect(403);
+      expect(denied.body).toMatchObject({
+        errorCode: 'FORBIDDEN',
+        errorMessage: 'Admins can only assign workspaces they are a member of',
+        context: { workspaceId: closed },
+      });
+    }
+    const members = await http().get('/v1/organisation/members').set(owner.auth).expect(200);
+    expect(members.body.some((m: { email: string }) => m.email.startsWith('intruder-'))).toBe(
+      false,
+    );
+
+    // Their own workspaces, including one they create, are theirs to assign.
+    await asAdmin('helper@test.example', [owner.defaultWorkspaceId]).expect(201);
+    const own = await http()
+      .post('/v1/workspaces')
+      .set(bearer(admin.token))
+      .send({ name: 'Made by the admin' })
+      .expect(201);
+    await asAdmin('helper2@test.example', [own.body.id]).expect(201);
+
+    await http()
+      .post('/v1/organisation/members')
+      .set(owner.auth)
+      .send({
+        email: 'closed-member@test.example',
+        password: 'long-password',
+        role: 'member',
+        workspaceIds: [closed],
+      })
+      .expect(201);
+  });
+
   it('refuses a duplicate member e-mail (409), an unknown workspace (404) and removing yourself (409)', async () => {
     const member = await owner.addMember('member', [owner.defaultWorkspaceId]);
     const duplicate = await http()

@@ -19,6 +19,7 @@ import { AccountsService } from './services/accounts.service';
 import { ApiKeysService } from './services/api-keys.service';
 import { AuthService } from './services/auth.service';
 import { BootstrapService } from './services/bootstrap.service';
+import { LoginThrottle } from './services/login-throttle.service';
 import { MeService } from './services/me.service';
 import { MembersService } from './services/members.service';
 import { PrincipalService } from './services/principal.service';
@@ -46,6 +47,7 @@ import { WorkspacesService } from './services/workspaces.service';
     PrincipalService,
     AccountsService,
     AuthService,
+    LoginThrottle,
     MeService,
     WorkspacesService,
     MembersService,

@@ -1,10 +1,11 @@
 import { ErrorBody, Public } from '@app/core';
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { AccessTokenResponse, LoginDto } from '../dto/login.dto';
@@ -18,11 +19,16 @@ export class AuthController {
   @Post('login')
   @Public()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in with e-mail and password and get a bearer token' })
+  @ApiOperation({
+    summary: 'Sign in with e-mail and password and get a bearer token',
+    description:
+      'Throttled per client IP and per e-mail address: after repeated failures further attempts are answered 429 with Retry-After, without the password being checked.',
+  })
   @ApiOkResponse({ type: AccessTokenResponse })
   @ApiBadRequestResponse({ type: ErrorBody })
   @ApiUnauthorizedResponse({ description: 'Wrong e-mail or password', type: ErrorBody })
-  login(@Body() body: LoginDto): Promise<AccessTokenResponse> {
-    return this.auth.login(body.email, body.password);
+  @ApiTooManyRequestsResponse({ description: 'Too many failed sign-ins', type: ErrorBody })
+  login(@Body() body: LoginDto, @Ip() clientIp: string): Promise<AccessTokenResponse> {
+    return this.auth.login(body.email, body.password, clientIp);
   }
 }

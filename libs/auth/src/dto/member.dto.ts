@@ -11,6 +11,7 @@ import {
   MinLength,
 } from 'class-validator';
 import type { User } from '../entities/user.entity';
+import { NotWeakPassword } from './password-policy';
 
 export class AddMemberDto {
   @ApiProperty({ example: 'editor@brand.example' })
@@ -19,12 +20,18 @@ export class AddMemberDto {
   @MaxLength(320)
   email!: string;
 
-  @ApiProperty({ minLength: 8, example: 'a long passphrase' })
+  @ApiProperty({
+    minLength: 8,
+    example: 'plum kettle harbour 42',
+    description:
+      'Not blank, not one of the most common passwords, not the e-mail address (400 otherwise).',
+  })
   @Required()
   @IsString()
   @NotEmpty()
   @MinLength(8)
   @MaxLength(1024)
+  @NotWeakPassword('email')
   password!: string;
 
   @ApiProperty({ enum: ORGANISATION_ROLES, example: 'member' })

@@ -1,9 +1,16 @@
-import { APP_CONFIG, isUniqueViolation, stampCreated, type AppConfig } from '@app/core';
+import {
+  APP_CONFIG,
+  ConfigError,
+  isUniqueViolation,
+  stampCreated,
+  type AppConfig,
+} from '@app/core';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Organisation } from '../entities/organisation.entity';
 import { User } from '../entities/user.entity';
+import { weakPasswordReason } from '../dto/password-policy';
 import { hashPassword } from './credentials';
 import { WorkspacesService } from './workspaces.service';
 
@@ -29,6 +36,14 @@ export class BootstrapService implements OnApplicationBootstrap {
 
     const configured = this.config.bootstrapAdmin;
     const email = (configured.email ?? FALLBACK_ADMIN_EMAIL).toLowerCase();
+    if (configured.password !== undefined) {
+      // The owner would otherwise start with a password from the top of every guessing list.
+      // Checked here, not at config load: the variable only matters while there is no user.
+      const weak = weakPasswordReason(configured.password, email);
+      if (weak !== null) {
+        throw new ConfigError([`BOOTSTRAP_ADMIN_PASSWORD ${weak}: choose another one`]);
+      }
+    }
     const password = configured.password ?? randomBytes(18).toString('base64url');
     const passwordHash = await hashPassword(password);
 
@@ -46,6 +61,8 @@ export class BootstrapService implements OnApplicationBootstrap {
             passwordHash,
             role: 'owner',
             removedTime: null,
+            tokenVersion: 0,
+            credentialsChangedTime: null,
           }),
           null,
         );

@@ -49,8 +49,10 @@ export class MembersService {
   }
 
   /**
-   * Adds a user to the caller's organisation. Only an owner may make another owner. A user who
-   * was removed earlier comes back with the new password and role; their old API keys stay dead.
+   * Adds a user to the caller's organisation. Only an owner may make another owner, and an
+   * admin may only assign workspaces they are a member of themselves (an owner: any of the
+   * organisation's). A user who was removed earlier comes back with the new password and role;
+   * their old API keys stay dead and their old tokens too (the token version moves on).
    */
   async add(principal: Principal, input: AddMemberDto): Promise<Member> {
     if (input.role === 'owner' && principal.role !== 'owner') {
@@ -63,6 +65,7 @@ export class MembersService {
     try {
       return await this.dataSource.transaction(async (manager) => {
         await this.assertWorkspacesInOrganisation(manager, principal.organisationId, workspaceIds);
+        assertMayAssign(principal, workspaceIds);
         const existing = await manager.findOneBy(User, { email });
         let user: User;
         if (existing === null) {
@@ -73,6 +76,8 @@ export class MembersService {
               passwordHash,
               role: input.role,
               removedTime: null,
+              tokenVersion: 0,
+              credentialsChangedTime: null,
             }),
             principal.userId,
           );
@@ -82,7 +87,13 @@ export class MembersService {
           existing.organisationId === principal.organisationId
         ) {
           user = stampUpdated(
-            Object.assign(existing, { passwordHash, role: input.role, removedTime: null }),
+            Object.assign(existing, {
+              passwordHash,
+              role: input.role,
+              removedTime: null,
+              tokenVersion: existing.tokenVersion + 1,
+              credentialsChangedTime: new Date(),
+            }),
             principal.userId,
           );
           await manager.save(User, user);
@@ -112,7 +123,8 @@ export class MembersService {
 
   /**
    * Removes a user from the organisation: they can no longer sign in, their tokens and API
-   * keys stop working on the next request, and their workspace assignments are dropped.
+   * keys stop working on the next request, and their workspace assignments are dropped. The
+   * token version moves on too, so their old tokens stay dead if the e-mail is added again.
    */
   async remove(principal: Principal, userId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
@@ -132,7 +144,13 @@ export class MembersService {
       await manager.update(
         User,
         { id: user.id },
-        { removedTime: now, updatedTime: now, updatedBy: principal.userId },
+        {
+          removedTime: now,
+          tokenVersion: () => 'token_version + 1',
+          credentialsChangedTime: now,
+          updatedTime: now,
+          updatedBy: principal.userId,
+        },
       );
       await manager.delete(WorkspaceMembership, { userId: user.id });
       await manager.update(
@@ -153,5 +171,20 @@ export class MembersService {
     const known = new Set(found.map((workspace) => workspace.id));
     const missing = workspaceIds.find((id) => !known.has(id));
     if (missing !== undefined) throw new NotFoundError('Workspace', missing);
+  }
+}
+
+/**
+ * An admin hands out access only to workspaces they can act in themselves, so an admin of one
+ * brand's workspace cannot create a member (or another admin) for a workspace they were kept
+ * out of. Owners manage the whole organisation.
+ */
+function assertMayAssign(principal: Principal, workspaceIds: string[]): void {
+  if (principal.role === 'owner') return;
+  const foreign = workspaceIds.find((id) => !principal.workspaceIds.includes(id));
+  if (foreign !== undefined) {
+    throw new ForbiddenError('Admins can only assign workspaces they are a member of', {
+      workspaceId: foreign,
+    });
   }
 }

@@ -4,6 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ApiKey } from '../entities/api-key.entity';
+import { User } from '../entities/user.entity';
 import { apiKeySecretMatches } from './credentials';
 
 /** `last_used_time` is written at most this often per key, not on every request. */
@@ -17,6 +18,17 @@ interface PrincipalRow {
   email: string;
   workspace_id: string | null;
 }
+
+interface UserPrincipalRow extends PrincipalRow {
+  token_version: number | string;
+  credentials_changed_time: unknown;
+}
+
+/**
+ * What a bearer token says about when it was issued, checked against the user's row: our own
+ * tokens carry the user's token version; an identity provider's carry only their `iat`.
+ */
+export type TokenIssue = { tokenVersion: number } | { issuedAtSeconds: number };
 
 interface ApiKeyPrincipalRow extends PrincipalRow {
   key_id: string;
@@ -38,22 +50,43 @@ const MEMBERSHIP_ORDER = 'ORDER BY m.created_time ASC, m.workspace_id ASC';
 export class PrincipalService {
   /** Raw rows carry the driver's own date form (a string on SQLite); the driver reads it. */
   private readonly lastUsedColumn: ColumnMetadata;
+  private readonly credentialsChangedColumn: ColumnMetadata;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
   ) {
     this.lastUsedColumn = apiKeys.metadata.findColumnWithPropertyName('lastUsedTime')!;
+    this.credentialsChangedColumn = dataSource
+      .getMetadata(User)
+      .findColumnWithPropertyName('credentialsChangedTime')!;
   }
 
-  /** The active user's principal, or null when the user is unknown or was removed. */
-  async forUser(userId: string): Promise<Principal | null> {
-    const rows = await this.dataSource.query<PrincipalRow[]>(
-      `SELECT ${USER_COLUMNS} FROM app_user u ${MEMBERSHIPS} ` +
+  /**
+   * The principal of a bearer token's subject, or null when the user is unknown, was removed,
+   * or changed credentials after the token was issued (password change, removal, re-add).
+   */
+  async forUser(userId: string, issue: TokenIssue): Promise<Principal | null> {
+    const rows = await this.dataSource.query<UserPrincipalRow[]>(
+      `SELECT ${USER_COLUMNS}, u.token_version, u.credentials_changed_time ` +
+        `FROM app_user u ${MEMBERSHIPS} ` +
         `WHERE u.id = ? AND u.removed_time IS NULL ${MEMBERSHIP_ORDER}`,
       [userId],
     );
-    return rows.length === 0 ? null : principalOf(rows);
+    const user = rows[0];
+    if (user === undefined || !this.tokenStillValid(user, issue)) return null;
+    return principalOf(rows);
+  }
+
+  private tokenStillValid(user: UserPrincipalRow, issue: TokenIssue): boolean {
+    if ('tokenVersion' in issue) return Number(user.token_version) === issue.tokenVersion;
+    const changed = this.dataSource.driver.prepareHydratedValue(
+      user.credentials_changed_time,
+      this.credentialsChangedColumn,
+    ) as Date | null;
+    // `iat` has whole seconds: a token of the same second as the change is refused too, so
+    // that one issued just before it cannot slip through (the user signs in again).
+    return changed === null || issue.issuedAtSeconds * 1000 > changed.getTime();
   }
 
   /**

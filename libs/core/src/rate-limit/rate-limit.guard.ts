@@ -11,7 +11,8 @@ import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RateLimitedError } from '../errors/domain-errors';
 import type { AppRequest } from '../http/request-context';
-import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
+import { retryAfterSeconds } from './failure-counter';
+import { RATE_LIMIT_STORE, type RateLimitHit, type RateLimitStore } from './rate-limit.store';
 
 const SKIP_RATE_LIMIT = 'rateLimit:skip';
 const WINDOW_MS = 60_000;
@@ -22,7 +23,10 @@ export const SkipRateLimit = (): MethodDecorator & ClassDecorator =>
 
 /**
  * Per-caller fixed-window limit, run after authentication so that the caller is known:
- * an API key counts on its own, a signed-in user on their own, anonymous calls per IP.
+ * an API key counts on its own, a signed-in user's bearer tokens on their own, anonymous calls
+ * per IP. Every authenticated request also counts against its user, across all their keys and
+ * tokens, so that creating new keys does not buy a fresh budget. Both counters must pass.
+ * (Refused credentials never get here: the authentication guard counts those per IP.)
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -43,30 +47,44 @@ export class RateLimitGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<AppRequest>();
     const response = context.switchToHttp().getResponse<Response>();
-    const limit = this.config.rateLimit.perMinute;
-    const key = callerKey(request);
+    const counters = this.countersOf(request);
 
-    let hit;
+    let hits: RateLimitHit[];
     try {
-      hit = await this.store.hit(key, WINDOW_MS);
+      hits = await Promise.all(counters.map((counter) => this.store.hit(counter.key, WINDOW_MS)));
     } catch (error) {
       // A broken counter store must not take the API down with it: let the request through.
       this.logger.warn({ err: error }, 'Rate-limit store failed; request allowed');
       return true;
     }
 
-    const resetSeconds = Math.max(1, Math.ceil(hit.resetInMs / 1000));
-    response.setHeader('RateLimit-Limit', String(limit));
-    response.setHeader('RateLimit-Remaining', String(Math.max(0, limit - hit.count)));
-    response.setHeader('RateLimit-Reset', String(resetSeconds));
-    if (hit.count > limit) throw new RateLimitedError(resetSeconds);
+    // The headers describe the counter closest to its limit: that is the one that will refuse.
+    const states = counters.map((counter, index) => ({
+      limit: counter.limit,
+      remaining: counter.limit - hits[index].count,
+      resetSeconds: retryAfterSeconds(hits[index].resetInMs),
+    }));
+    const tightest = states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    response.setHeader('RateLimit-Limit', String(tightest.limit));
+    response.setHeader('RateLimit-Remaining', String(Math.max(0, tightest.remaining)));
+    response.setHeader('RateLimit-Reset', String(tightest.resetSeconds));
+    const over = states.filter((state) => state.remaining < 0);
+    if (over.length > 0) {
+      throw new RateLimitedError(Math.max(...over.map((state) => state.resetSeconds)));
+    }
     return true;
   }
-}
 
-function callerKey(request: AppRequest): string {
-  const principal = request.principal;
-  if (principal?.apiKeyId !== undefined) return `key:${principal.apiKeyId}`;
-  if (principal !== undefined) return `user:${principal.userId}`;
-  return `ip:${request.ip ?? 'unknown'}`;
+  private countersOf(request: AppRequest): { key: string; limit: number }[] {
+    const { perMinute, perUserPerMinute } = this.config.rateLimit;
+    const principal = request.principal;
+    if (principal === undefined)
+      return [{ key: `ip:${request.ip ?? 'unknown'}`, limit: perMinute }];
+    const caller =
+      principal.apiKeyId !== undefined ? `key:${principal.apiKeyId}` : `token:${principal.userId}`;
+    return [
+      { key: caller, limit: perMinute },
+      { key: `user:${principal.userId}`, limit: perUserPerMinute },
+    ];
+  }
 }

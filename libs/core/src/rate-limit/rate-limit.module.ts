@@ -1,6 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { FailureCounter } from './failure-counter';
 import { RateLimitGuard } from './rate-limit.guard';
 import {
   MemoryRateLimitStore,
@@ -29,8 +30,9 @@ import {
             ),
     },
     RateLimitGuard,
+    FailureCounter,
   ],
-  exports: [RATE_LIMIT_STORE, RateLimitGuard],
+  exports: [RATE_LIMIT_STORE, RateLimitGuard, FailureCounter],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}

@@ -14,3 +14,19 @@ describe('MemoryRateLimitStore', () => {
     expect(await store.hit('a', 60_000)).toEqual({ count: 1, resetInMs: 60_000 });
   });
 });
+
+describe('MemoryRateLimitStore.peek', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('reads the open window without counting, and nothing once it has ended', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const store = new MemoryRateLimitStore();
+    expect(await store.peek('a')).toBeNull();
+    await store.hit('a', 60_000);
+    jest.setSystemTime(1_020_000);
+    expect(await store.peek('a')).toEqual({ count: 1, resetInMs: 40_000 });
+    expect(await store.peek('a')).toEqual({ count: 1, resetInMs: 40_000 });
+    jest.setSystemTime(1_060_000);
+    expect(await store.peek('a')).toBeNull();
+  });
+});

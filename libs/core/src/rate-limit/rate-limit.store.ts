@@ -9,7 +9,13 @@ export interface RateLimitHit {
 
 /** Counts requests per caller in fixed windows. */
 export interface RateLimitStore {
+  /** Counts one more in the key's window, opening a window of `windowMs` when none is open. */
   hit(key: string, windowMs: number): Promise<RateLimitHit>;
+  /**
+   * The key's open window without counting, or null when none is open: for limits that are
+   * checked before the work and counted only when it fails (failed sign-ins, refused keys).
+   */
+  peek(key: string): Promise<RateLimitHit | null>;
   close(): Promise<void>;
 }
 
@@ -27,6 +33,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.windows.set(key, window);
     }
     window.count += 1;
+    return Promise.resolve({ count: window.count, resetInMs: window.endsAt - now });
+  }
+
+  peek(key: string): Promise<RateLimitHit | null> {
+    const now = Date.now();
+    const window = this.windows.get(key);
+    if (window === undefined || window.endsAt <= now) return Promise.resolve(null);
     return Promise.resolve({ count: window.count, resetInMs: window.endsAt - now });
   }
 
@@ -67,6 +80,18 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (ttlError) throw ttlError;
     const remaining = Number(ttl);
     return { count: Number(count), resetInMs: remaining > 0 ? remaining : windowMs };
+  }
+
+  async peek(key: string): Promise<RateLimitHit | null> {
+    const redisKey = `${this.keyPrefix}ratelimit:${key}`;
+    const results = await this.redis.multi().get(redisKey).pttl(redisKey).exec();
+    if (results === null) throw new Error('Redis transaction was aborted');
+    const [[getError, count], [ttlError, ttl]] = results;
+    if (getError) throw getError;
+    if (ttlError) throw ttlError;
+    // A key without a TTL cannot exist (hit sets one in the same MULTI); -2 is "no key".
+    if (count === null || Number(ttl) <= 0) return null;
+    return { count: Number(count), resetInMs: Number(ttl) };
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { CreateCampaigns1763860000000 } from './1763860000000-create-campaigns';
 import { CreateNotifications1763870000000 } from './1763870000000-create-notifications';
 import { CreateWalletB1763880000000 } from './1763880000000-create-wallet-b';
 import { CreateLinkClicks1763890000000 } from './1763890000000-create-link-clicks';
+import { AddUserTokenVersion1763900000000 } from './1763900000000-add-user-token-version';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   CreateNotifications1763870000000,
   CreateWalletB1763880000000,
   CreateLinkClicks1763890000000,
+  AddUserTokenVersion1763900000000,
 ];
