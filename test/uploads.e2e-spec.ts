@@ -390,3 +390,41 @@ describe('Uploads', () => {
     });
   });
 });
+
+describe('Uploads: who may upload, and how much', () => {
+  let testApp: TestApp;
+  let owner: OwnerSession;
+  const file = (size: number) => makePng({ width: 1, height: 1, rgba: [size % 255, 0, 0, 255] });
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ UPLOAD_QUOTA_BYTES: String(3 * file(0).length + 10) });
+    owner = await OwnerSession.start(testApp.server);
+  });
+  afterAll(() => testApp.close());
+
+  it('refuses uploads by branded users, who only read', async () => {
+    const branded = await owner.addMember('branded', [owner.defaultWorkspaceId]);
+    const response = await request(testApp.server)
+      .post('/v1/uploads/storage')
+      .set(bearer(branded.token))
+      .attach('file', file(1), 'logo.png')
+      .expect(403);
+    expectErrorBody(response.body, 'FORBIDDEN');
+  });
+
+  it("keeps a workspace's uploads within its storage quota, other workspaces unaffected", async () => {
+    for (let i = 0; i < 3; i += 1) await owner.upload(file(i), `logo-${i}.png`);
+    const refused = await request(testApp.server)
+      .post('/v1/uploads/storage')
+      .set(owner.auth)
+      .attach('file', file(4), 'logo.png')
+      .expect(413);
+    expectErrorBody(refused.body, 'PAYLOAD_TOO_LARGE');
+    expect(refused.body.context).toEqual({
+      quotaBytes: 3 * file(0).length + 10,
+      usedBytes: 3 * file(0).length,
+    });
+    const other = await owner.createWorkspace();
+    await owner.upload(file(5), 'logo.png', { workspaceId: other });
+  });
+});

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -29,6 +30,8 @@ export interface PngOptions {
   height?: number;
   /** Fill colour, RGBA 0–255. */
   rgba?: [number, number, number, number];
+  /** Random pixels instead of one colour: as large as an honest PNG of that size gets. */
+  noise?: boolean;
 }
 
 /**
@@ -39,6 +42,7 @@ export function makePng({
   width = 1,
   height = 1,
   rgba = [255, 0, 0, 255],
+  noise = false,
 }: PngOptions = {}): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
@@ -48,8 +52,12 @@ export function makePng({
   header[10] = 0; // compression: deflate
   header[11] = 0; // filter method
   header[12] = 0; // no interlace
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 4, Buffer.from(rgba))]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  const row = () =>
+    Buffer.concat([
+      Buffer.from([0]),
+      noise ? randomBytes(width * 4) : Buffer.alloc(width * 4, Buffer.from(rgba)),
+    ]);
+  const pixels = Buffer.concat(Array.from({ length: height }, row));
   return Buffer.concat([
     PNG_SIGNATURE,
     chunk('IHDR', header),
@@ -66,4 +74,17 @@ export function makeJpegLikeBytes(size = 64): Buffer {
     Buffer.alloc(Math.max(0, size - head.length - 2), 7),
     Buffer.from([0xff, 0xd9]),
   ]);
+}
+
+/**
+ * What a hostile upload looks like: a valid PNG signature and IHDR (claiming `width`×`height`)
+ * followed by `size` bytes of random data instead of a picture.
+ */
+export function makeBloatedPng(size: number, width = 1, height = 1): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 6;
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), randomBytes(size)]);
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -7,7 +7,8 @@ import { ApnsFake } from '../fakes/apns-fake';
 import { newId } from '@app/core';
 import { binaryBody } from './pkpass';
 import { makePng } from './png';
-import type { OwnerSession } from './session';
+import { OwnerSession } from './session';
+import { startTestApp, type TestApp } from './test-app';
 import { createApnsSigningKey } from './test-certificates';
 
 export const PASS_TYPE_ID = 'pass.example.e2e';
@@ -44,6 +45,31 @@ export async function startWalletAEnv(): Promise<{
       WALLET_A_APNS_URL: apns.url,
       WALLET_A_APNS_KEY: keyPath,
       WALLET_A_APNS_KEY_ID: KEY_ID,
+    },
+  };
+}
+
+/** A test app whose WalletA goes to an APNs fake, with its owner signed in. */
+export interface WalletAApp {
+  testApp: TestApp;
+  owner: OwnerSession;
+  apns: ApnsFake;
+  /** The development CA that signs packages, to verify them with. */
+  caPem(): string;
+  close(): Promise<void>;
+}
+
+export async function startWalletAApp(env: Record<string, string> = {}): Promise<WalletAApp> {
+  const walletA = await startWalletAEnv();
+  const testApp = await startTestApp({ ...walletA.env, ...env });
+  return {
+    testApp,
+    owner: await OwnerSession.start(testApp.server),
+    apns: walletA.apns,
+    caPem: () => readFileSync(join(walletA.certDir, 'dev-ca.pem'), 'utf8'),
+    close: async () => {
+      await testApp.close();
+      await walletA.apns.close();
     },
   };
 }

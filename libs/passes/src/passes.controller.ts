@@ -1,6 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
+  BodyLimits,
   RequireWriter,
   ErrorBody,
   IdParam,
@@ -34,9 +35,15 @@ class GetPassQuery {
   includeAssets?: boolean;
 }
 
+/**
+ * The largest pass a client can send (20 back fields of 10 links, every text at its maximum
+ * length, written as `\uXXXX` escapes) is 3.1 MB of JSON and 1,610 values; no array holds more
+ * than 20 elements (docs/decisions.md, "Request bodies").
+ */
 @ApiTags('Passes')
 @Controller('wallet-pass')
 @Authenticated()
+@BodyLimits({ maxBytes: 4 * 1024 * 1024, maxValues: 2_000 })
 export class PassesController {
   constructor(private readonly passes: PassesService) {}
 

@@ -13,7 +13,13 @@ import {
   type AppConfig,
   type Page,
 } from '@app/core';
-import { UploadsService } from '@app/uploads';
+import {
+  PASS_IMAGES_MAX_BYTES,
+  passImageProblem,
+  passImageRole,
+  UploadsService,
+  type Upload,
+} from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
@@ -54,7 +60,12 @@ export class PassesService {
         : await this.accounts.get(workspaceId, input.account.id);
     const status = input.status ?? 'Draft';
     assertUniqueFieldKeys(input.passMetadata);
-    const uploadInfoList = await this.checkImages(workspaceId, input.uploadInfoList ?? [], status);
+    const uploadInfoList = await this.checkImages(
+      workspaceId,
+      input.uploadInfoList ?? [],
+      status,
+      true,
+    );
 
     const pass = stampCreated(
       this.passes.create({
@@ -123,6 +134,7 @@ export class PassesService {
       workspaceId,
       input.uploadInfoList ?? pass.uploadInfoList,
       status,
+      input.uploadInfoList !== undefined || (status === 'Published' && pass.status !== 'Published'),
     );
 
     Object.assign(pass, {
@@ -296,15 +308,21 @@ export class PassesService {
   }
 
   /**
-   * Every image must be an upload of this workspace and really a PNG (sniffed at upload).
-   * A Published pass needs logo, icon and strip.
+   * Every image must be an upload of this workspace and really a PNG (sniffed at upload), each
+   * upload used once. A Published pass needs logo, icon and strip. When the images change or the
+   * pass is published, each is checked against its role's size and all against the package
+   * limit, so that no package a holder downloads can be made huge (uploads from before these
+   * limits included).
    */
   private async checkImages(
     workspaceId: string,
     images: UploadInfoDto[],
     status: PassStatus,
+    inspect: boolean,
   ): Promise<UploadInfoDto[]> {
     const names = new Set<string>();
+    const keys = new Map<string, number>();
+    const uploads: Upload[] = [];
     for (const [index, image] of images.entries()) {
       if (names.has(image.fileName)) {
         throw new InvalidInputError({
@@ -312,6 +330,13 @@ export class PassesService {
         });
       }
       names.add(image.fileName);
+      const sameKey = keys.get(image.uploadKey);
+      if (sameKey !== undefined) {
+        throw new InvalidInputError({
+          [`uploadInfoList[${index}].uploadKey`]: `is already the image of uploadInfoList[${sameKey}]; upload each image once per role`,
+        });
+      }
+      keys.set(image.uploadKey, index);
       const upload = await this.uploads.getForWorkspace(workspaceId, image.uploadKey);
       if (upload.contentType !== 'image/png') {
         throw new UnsupportedMediaTypeError('Pass images must be PNG', {
@@ -319,6 +344,7 @@ export class PassesService {
           contentType: upload.contentType,
         });
       }
+      uploads.push(upload);
     }
     if (status === 'Published') {
       const missing = REQUIRED_PASS_IMAGES.filter((name) => !names.has(name));
@@ -328,7 +354,27 @@ export class PassesService {
         });
       }
     }
+    if (inspect) await this.checkImageSizes(images, uploads);
     return images.map(({ fileName, uploadKey }) => ({ fileName, uploadKey }));
+  }
+
+  private async checkImageSizes(images: UploadInfoDto[], uploads: Upload[]): Promise<void> {
+    const total = uploads.reduce((sum, upload) => sum + upload.size, 0);
+    if (total > PASS_IMAGES_MAX_BYTES) {
+      throw new InvalidInputError({
+        uploadInfoList: `the images have ${total} bytes together; a pass's images may have at most ${PASS_IMAGES_MAX_BYTES}`,
+      });
+    }
+    const headers = await Promise.all(uploads.map((upload) => this.uploads.pngHeader(upload)));
+    for (const [index, header] of headers.entries()) {
+      const field = `uploadInfoList[${index}].uploadKey`;
+      if (header === undefined) {
+        throw new InvalidInputError({ [field]: 'is not a valid PNG (malformed IHDR header)' });
+      }
+      const role = passImageRole(images[index].fileName);
+      const problem = passImageProblem(header, uploads[index].size, role);
+      if (problem !== undefined) throw new InvalidInputError({ [field]: `the image ${problem}` });
+    }
   }
 
   private async assetUrls(workspaceId: string, passes: Pass[]): Promise<Map<string, string>> {

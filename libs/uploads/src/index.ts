@@ -2,6 +2,8 @@ import { Upload } from './upload.entity';
 
 export * from './content/content-type';
 export * from './content/file-name';
+export * from './content/pass-images';
+export * from './content/png-header';
 export * from './storage/storage-driver';
 export * from './upload.entity';
 export * from './uploads.module';

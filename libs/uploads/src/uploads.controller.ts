@@ -1,4 +1,12 @@
-import { AcceptsMultipart, Authenticated, ErrorBody, type Principal } from '@app/core';
+import {
+  AcceptsMultipart,
+  Authenticated,
+  base64UploadBodyBytes,
+  BodyLimits,
+  ErrorBody,
+  RequireWriter,
+  type Principal,
+} from '@app/core';
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import { Body, Controller, Headers, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
@@ -37,7 +45,9 @@ export class UploadsController {
   constructor(private readonly uploads: UploadsService) {}
 
   @Post()
+  @RequireWriter()
   @AcceptsMultipart()
+  @BodyLimits({ maxBytes: base64UploadBodyBytes })
   @UseInterceptors(MultipartErrorsInterceptor, FileInterceptor('file'))
   @ApiOperation({
     summary: 'Upload a file into a bucket',

@@ -12,11 +12,12 @@ import {
 import { Upload } from './upload.entity';
 import { UploadsService } from './uploads.service';
 
-/** A PNG's signature and IHDR chunk header: enough for the content sniffer. */
+/** A PNG's signature and the IHDR chunk of a 1×1 RGBA image: enough for the checks here. */
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
   Buffer.from('IHDR', 'latin1'),
-  Buffer.alloc(21, 1),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]),
+  Buffer.alloc(4), // CRC: not checked
 ]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
 
@@ -56,6 +57,10 @@ class MemoryRepository {
 
   create(fields: Partial<Upload>): Upload {
     return Object.assign(new Upload(), fields);
+  }
+  sum(column: 'size', where: { workspaceId: string }): Promise<number | null> {
+    const rows = this.rows.filter((row) => row.workspaceId === where.workspaceId);
+    return Promise.resolve(rows.length === 0 ? null : rows.reduce((t, r) => t + r[column], 0));
   }
   insert(upload: Upload): Promise<void> {
     const failure = this.failNextInsert;
@@ -149,6 +154,44 @@ describe('UploadsService', () => {
       status: 415,
       context: { bucket: 'pass-assets', contentType: 'image/jpeg' },
     });
+  });
+
+  it('takes into pass-assets only PNGs that could be pass images', async () => {
+    const service = new UploadsService(
+      repository as unknown as Repository<Upload>,
+      storage,
+      loadConfig({ UPLOAD_MAX_BYTES: String(1024 * 1024), JWT_SECRET: 'x'.repeat(32) }),
+    );
+    const withHeader = (width: number, height: number, extra: number) => {
+      const png = Buffer.concat([PNG, Buffer.alloc(extra)]);
+      png.writeUInt32BE(width, 16);
+      png.writeUInt32BE(height, 20);
+      return png;
+    };
+    await expect(
+      service.upload('ws-1', 'u', { body: withHeader(1125, 661, 0), fileName: 'a.png' }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      context: { file: 'this PNG is 1125×661 pixels; a pass image is at most 1125×660' },
+    });
+    await expect(
+      service.upload('ws-1', 'u', { body: withHeader(1, 1, 300 * 1024), fileName: 'a.png' }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      context: { file: expect.stringMatching(/^this PNG has 307233 bytes, more than a 1×1 PNG/) },
+    });
+    const broken = Buffer.from(PNG);
+    broken[24] = 3; // bit depth 3 exists for no colour type
+    await expect(
+      service.upload('ws-1', 'u', { body: broken, fileName: 'a.png' }),
+    ).rejects.toMatchObject({ context: { file: 'is not a valid PNG (malformed IHDR header)' } });
+    // The same bytes are fine where no pass image is expected.
+    await service.upload('ws-1', 'u', {
+      body: withHeader(1, 1, 300 * 1024),
+      fileName: 'a.png',
+      bucket: 'campaign-assets',
+    });
+    expect(storage.objects.size).toBe(1);
   });
 
   it('takes any recognised type into other buckets, and nothing unrecognised', async () => {

@@ -1,5 +1,6 @@
 import {
   APP_CONFIG,
+  ConflictError,
   ID_PATTERN,
   InvalidInputError,
   MUST_NOT_BE_EMPTY,
@@ -14,6 +15,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { Repository } from 'typeorm';
 import { PNG, sniffContentType, type KnownContentType } from './content/content-type';
+import { passImageProblem } from './content/pass-images';
+import { PNG_HEADER_BYTES, readPngHeader, type PngHeader } from './content/png-header';
 import { sanitizeFileName } from './content/file-name';
 import {
   STORAGE_DRIVER,
@@ -64,6 +67,8 @@ export class UploadsService {
     if (input.body.length === 0) throw new InvalidInputError({ file: MUST_NOT_BE_EMPTY });
     const fileName = sanitizeFileName(input.fileName);
     const contentType = this.checkContentType(bucket, input.body, fileName);
+    if (bucket === DEFAULT_BUCKET) checkPassImage(input.body);
+    await this.checkQuota(workspaceId, input.body.length);
 
     const upload = stampCreated(
       this.uploads.create({
@@ -123,6 +128,60 @@ export class UploadsService {
     }
   }
 
+  /**
+   * The whole file, refusing to hold more than `maxBytes` of it in memory (a file that grew
+   * behind the record's back, or a record from before a limit existed).
+   */
+  async readBytes(upload: Upload, maxBytes: number): Promise<Buffer> {
+    const { stream } = await this.open(upload);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes) {
+        stream.destroy();
+        throw new ConflictError(`Upload ${upload.id} is larger than ${maxBytes} bytes`, {
+          uploadKey: upload.id,
+        });
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, total);
+  }
+
+  /** The PNG header of a stored image, reading only its first bytes; `undefined` if not PNG. */
+  async pngHeader(upload: Upload): Promise<PngHeader | undefined> {
+    const { stream } = await this.open(upload);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        total += chunk.length;
+        if (total >= PNG_HEADER_BYTES) break;
+      }
+    } finally {
+      stream.destroy();
+    }
+    return readPngHeader(Buffer.concat(chunks, total));
+  }
+
+  /**
+   * A workspace's uploads together stay within UPLOAD_QUOTA_BYTES. Checked before storing, not
+   * under a lock: uploads racing each other can pass together, overshooting by at most what
+   * they carry, which bounds the overshoot by concurrency × UPLOAD_MAX_BYTES.
+   */
+  private async checkQuota(workspaceId: string, size: number): Promise<void> {
+    const { quotaBytes } = this.config.upload;
+    const used = Number((await this.uploads.sum('size', { workspaceId })) ?? 0);
+    if (used + size > quotaBytes) {
+      throw new PayloadTooLargeError(quotaBytes, {
+        message: `The workspace's uploads would exceed its storage quota of ${quotaBytes} bytes`,
+        context: { quotaBytes, usedBytes: used },
+      });
+    }
+  }
+
   private checkBucket(bucket: string | undefined): string {
     const chosen = bucket ?? DEFAULT_BUCKET;
     const allowed = this.config.upload.buckets;
@@ -147,4 +206,14 @@ export class UploadsService {
     }
     return detected;
   }
+}
+
+/** A pass image must be a PNG no larger, in pixels and in bytes, than any pass image can be. */
+function checkPassImage(body: Buffer): void {
+  const header = readPngHeader(body);
+  if (header === undefined) {
+    throw new InvalidInputError({ file: 'is not a valid PNG (malformed IHDR header)' });
+  }
+  const problem = passImageProblem(header, body.length);
+  if (problem !== undefined) throw new InvalidInputError({ file: `this PNG ${problem}` });
 }

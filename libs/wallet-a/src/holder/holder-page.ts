@@ -1,3 +1,4 @@
+import { displayText } from '@app/core';
 export interface HolderPageModel {
   passName: string;
   organizationName: string;
@@ -9,8 +10,9 @@ export interface HolderPageModel {
   walletBUrl: string | null;
 }
 
+/** HTML-escaped, and without the characters no holder should see ({@link displayText}). */
 function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return displayText(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The holder's landing page: name, logo, and the two "add to wallet" buttons. */

@@ -1,3 +1,4 @@
+import { displayTextDeep } from '@app/core';
 import type { BackFieldDto, FieldDto, Pass } from '@app/passes';
 
 /** What pass.json needs besides the pass itself. */
@@ -67,6 +68,10 @@ function backField(source: BackFieldDto): PassJsonField {
  * spec's topField is the header field, secondaryFields and backFields map one to one.
  */
 export function buildPassJson(pass: Pass, context: PassJsonContext): Record<string, unknown> {
+  return displayTextDeep(passJson(pass, context));
+}
+
+function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown> {
   const metadata = pass.passMetadata;
   const backFields = (metadata.backFields ?? []).map(backField);
   if (context.messageField) backFields.unshift(context.messageField);
@@ -111,7 +116,9 @@ export function buildPassJson(pass: Pass, context: PassJsonContext): Record<stri
     ...(pass.deletedTime !== null ? { voided: true } : {}),
     storeCard: {
       headerFields: metadata.topField ? [field(metadata.topField)] : [],
+      primaryFields: [],
       secondaryFields: (metadata.secondaryFields ?? []).map(field),
+      auxiliaryFields: [],
       backFields,
     },
   };

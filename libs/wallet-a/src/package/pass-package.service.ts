@@ -1,14 +1,13 @@
-import { APP_CONFIG, type AppConfig } from '@app/core';
+import { APP_CONFIG, ConflictError, type AppConfig } from '@app/core';
 import { LocationsService } from '@app/locations';
 import type { Pass } from '@app/passes';
-import { UploadsService } from '@app/uploads';
+import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { PKPass } from 'passkit-generator';
 import { PassTokenService } from '../passkit/pass-token.service';
 import { SigningMaterialProvider } from '../signing/signing-material';
 import { buildPassJson } from './pass-json';
+import { passSigner, writePkpass, type PassSigner } from './pkpass-archive';
 
 export interface PassPackage {
   buffer: Buffer;
@@ -22,13 +21,6 @@ export interface PassPackage {
 const CACHE_MAX_ENTRIES = 500;
 const CACHE_MAX_BYTES = 128 * 1024 * 1024;
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
-}
-
 /**
  * Builds and signs the .pkpass of a pass version. A version's package never changes, so it is
  * cached by (pass id, version): serving a pass to many holders signs it once. Concurrent
@@ -39,6 +31,7 @@ export class PassPackageService {
   private readonly cache = new Map<string, PassPackage>();
   private readonly building = new Map<string, Promise<PassPackage>>();
   private cachedBytes = 0;
+  private signer?: PassSigner;
 
   constructor(
     private readonly signing: SigningMaterialProvider,
@@ -68,7 +61,7 @@ export class PassPackageService {
   }
 
   private async build(pass: Pass): Promise<PassPackage> {
-    const material = this.signing.get();
+    this.signer ??= passSigner(this.signing.get());
     const [authenticationToken, locations, images] = await Promise.all([
       this.tokens.tokenFor(pass),
       this.locations.enabledForPass(pass.workspaceId, pass.id),
@@ -95,24 +88,38 @@ export class PassPackageService {
         relevantText: location.relevantText,
       })),
     });
-    const bundle = new PKPass(
-      { 'pass.json': Buffer.from(JSON.stringify(passJson)), ...images },
-      { wwdr: material.wwdrPem, signerCert: material.certPem, signerKey: material.keyPem },
-    );
-    const buffer = bundle.getAsBuffer();
     const lastModified = new Date(Math.floor(pass.updatedTime.getTime() / 1000) * 1000);
+    const files = new Map([['pass.json', Buffer.from(JSON.stringify(passJson))], ...images]);
+    const buffer = await writePkpass(files, this.signer, lastModified);
     return { buffer, etag: `"${createHash('sha1').update(buffer).digest('hex')}"`, lastModified };
   }
 
-  private async images(pass: Pass): Promise<Record<string, Buffer>> {
-    const entries = await Promise.all(
-      pass.uploadInfoList.map(async (info) => {
-        const upload = await this.uploads.getForWorkspace(pass.workspaceId, info.uploadKey);
-        const stored = await this.uploads.open(upload);
-        return [info.fileName, await readAll(stored.stream)] as const;
-      }),
+  /**
+   * The pass's images, within the package limit. Publishing enforces it; this holds it for
+   * passes published before it existed, and reads no file past its recorded size.
+   */
+  private async images(pass: Pass): Promise<[string, Buffer][]> {
+    const uploads = await Promise.all(
+      pass.uploadInfoList.map((info) =>
+        this.uploads.getForWorkspace(pass.workspaceId, info.uploadKey),
+      ),
     );
-    return Object.fromEntries(entries);
+    const total = uploads.reduce((sum, upload) => sum + upload.size, 0);
+    if (total > PASS_IMAGES_MAX_BYTES) {
+      throw new ConflictError(
+        `The pass's images have ${total} bytes, more than a package may hold (${PASS_IMAGES_MAX_BYTES}); replace them`,
+        { passId: pass.id },
+      );
+    }
+    return Promise.all(
+      uploads.map(
+        async (upload, index) =>
+          [
+            pass.uploadInfoList[index].fileName,
+            await this.uploads.readBytes(upload, upload.size),
+          ] as [string, Buffer],
+      ),
+    );
   }
 
   private remember(key: string, built: PassPackage): void {

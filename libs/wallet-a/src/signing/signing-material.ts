@@ -1,5 +1,5 @@
 import { APP_CONFIG, type AppConfig } from '@app/core';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,13 +97,21 @@ export function generateDevelopmentMaterial(
   return { wwdrPem, certPem, keyPem: pass.privateKey, caKeyPem: ca.privateKey, development: true };
 }
 
-/** Loads WALLET_A_CERT/KEY/WWDR, or creates the development set once and keeps it on disk. */
+/**
+ * Loads WALLET_A_CERT/KEY/WWDR, or creates the development set once and keeps it on disk. It
+ * does so at start-up: creating the set takes half a second of CPU, which must not land on the
+ * first holder's download while every other request waits.
+ */
 @Injectable()
-export class SigningMaterialProvider {
+export class SigningMaterialProvider implements OnModuleInit {
   private readonly logger = new Logger('WalletA');
   private material?: SigningMaterial;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  onModuleInit(): void {
+    this.get();
+  }
 
   get(): SigningMaterial {
     this.material ??= this.load();

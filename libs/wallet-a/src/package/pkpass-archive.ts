@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import forge from 'node-forge';
+import { ZipFile } from 'yazl';
+import type { SigningMaterial } from '../signing/signing-material';
+
+/** The parsed signing material, kept so that each package costs one signature, not a parse. */
+export interface PassSigner {
+  wwdr: forge.pki.Certificate;
+  certificate: forge.pki.Certificate;
+  key: forge.pki.rsa.PrivateKey;
+}
+
+export function passSigner(material: SigningMaterial): PassSigner {
+  return {
+    wwdr: forge.pki.certificateFromPem(material.wwdrPem),
+    certificate: forge.pki.certificateFromPem(material.certPem),
+    key: forge.pki.privateKeyFromPem(material.keyPem),
+  };
+}
+
+/**
+ * `manifest.json`: the SHA-1 of every file, which the signature covers. Hashed natively: a
+ * JavaScript SHA-1 over megabytes of images would hold the event loop.
+ */
+export function passManifest(files: ReadonlyMap<string, Buffer>): Buffer {
+  const manifest: Record<string, string> = {};
+  for (const [name, content] of files) {
+    manifest[name] = createHash('sha1').update(content).digest('hex');
+  }
+  return Buffer.from(JSON.stringify(manifest));
+}
+
+/**
+ * `signature`: a detached PKCS #7 signature of the manifest by the pass certificate, carrying
+ * the WWDR intermediate, with the signing time Wallet requires (Apple, "Building a pass").
+ */
+export function signManifest(manifest: Buffer, signer: PassSigner): Buffer {
+  const signed = forge.pkcs7.createSignedData();
+  signed.content = forge.util.createBuffer(manifest.toString('binary'));
+  signed.addCertificate(signer.wwdr);
+  signed.addCertificate(signer.certificate);
+  signed.addSigner({
+    key: signer.key,
+    certificate: signer.certificate,
+    digestAlgorithm: forge.pki.oids.sha1,
+    authenticatedAttributes: [
+      { type: forge.pki.oids.contentType, value: forge.pki.oids.data },
+      { type: forge.pki.oids.messageDigest },
+      { type: forge.pki.oids.signingTime },
+    ],
+  });
+  signed.sign({ detached: true });
+  return Buffer.from(forge.asn1.toDer(signed.toAsn1()).getBytes(), 'binary');
+}
+
+/**
+ * The .pkpass: the files, their manifest and its signature in one zip. yazl writes each entry
+ * once into a stream (no copy of the archive per file). Entries are stored, not deflated: PNGs
+ * do not shrink and the JSON is a few KB, so compressing would cost CPU and save nothing.
+ */
+export async function writePkpass(
+  files: ReadonlyMap<string, Buffer>,
+  signer: PassSigner,
+  modified: Date,
+): Promise<Buffer> {
+  const manifest = passManifest(files);
+  const entries = new Map(files);
+  entries.set('manifest.json', manifest);
+  entries.set('signature', signManifest(manifest, signer));
+
+  const zip = new ZipFile();
+  for (const [name, content] of entries) {
+    zip.addBuffer(content, name, { mtime: modified, compress: false });
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

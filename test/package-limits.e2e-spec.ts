@@ -1,0 +1,205 @@
+import type { Server } from 'node:http';
+import request from 'supertest';
+import { binaryBody, openPackage, sha1 } from './support/pkpass';
+import { makeBloatedPng, makePng } from './support/png';
+import type { OwnerSession } from './support/session';
+import type { TestApp } from './support/test-app';
+import { startWalletAApp, type WalletAApp } from './support/walleta-env';
+
+const MB = 1024 * 1024;
+
+/** Every image name a pass package can hold: six roles at three scales. */
+const ALL_IMAGE_NAMES = ['logo', 'icon', 'strip', 'footer', 'thumbnail', 'background'].flatMap(
+  (role) => ['', '@2x', '@3x'].map((scale) => `${role}${scale}.png`),
+);
+
+/**
+ * Polls /health while `attack` runs and reports the slowest answer: the event loop must stay
+ * free for everyone else whatever one request costs.
+ */
+async function slowestHealthDuring<T>(
+  server: Server,
+  attack: Promise<T>,
+): Promise<{ result: T; slowestMs: number; polls: number }> {
+  let done = false;
+  let slowestMs = 0;
+  let polls = 0;
+  const poller = (async () => {
+    while (!done) {
+      const started = Date.now();
+      await request(server).get('/health').expect(200);
+      slowestMs = Math.max(slowestMs, Date.now() - started);
+      polls += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  try {
+    return { result: await attack, slowestMs, polls };
+  } finally {
+    done = true;
+    await poller;
+  }
+}
+
+describe('Pass images and package limits', () => {
+  let walletA: WalletAApp;
+  let testApp: TestApp;
+  let owner: OwnerSession;
+  let counter = 0;
+
+  beforeAll(async () => {
+    walletA = await startWalletAApp();
+    ({ testApp, owner } = walletA);
+  });
+  afterAll(() => walletA.close());
+
+  const http = () => request(testApp.server);
+  const uploadAs = (content: Buffer, fileName: string, bucket = 'pass-assets') =>
+    http()
+      .post('/v1/uploads/storage')
+      .set(owner.auth)
+      .field('bucket', bucket)
+      .attach('file', content, fileName);
+  const publish = (uploadInfoList: { fileName: string; uploadKey: string }[]) =>
+    http()
+      .post('/v1/wallet-pass')
+      .set(owner.auth)
+      .send({
+        passName: `Limits ${++counter}`,
+        passMetadata: { description: 'Card', organizationName: 'Brand' },
+        status: 'Published',
+        uploadInfoList,
+      });
+  const requiredImages = async () => {
+    const images = [];
+    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+      images.push({ fileName, uploadKey: await owner.upload(makePng(), fileName) });
+    }
+    return images;
+  };
+
+  it('refuses a 10 MB "PNG" of random bytes at upload, and /health keeps answering', async () => {
+    const { result, slowestMs } = await slowestHealthDuring(
+      testApp.server,
+      uploadAs(makeBloatedPng(10 * MB - 1024), 'logo.png').then((response) => response),
+    );
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({
+      errorCode: 'INVALID_INPUT',
+      context: { file: expect.stringMatching(/more than a 1×1 PNG needs/) },
+    });
+    expect(slowestMs).toBeLessThan(1000);
+  });
+
+  it('refuses a PNG larger in pixels than any pass image at upload', async () => {
+    const response = await uploadAs(makeBloatedPng(64, 20_000, 20_000), 'strip.png').expect(400);
+    expect(response.body.context).toEqual({
+      file: expect.stringMatching(/20000×20000 pixels; a pass image is at most 1125×660/),
+    });
+  });
+
+  it('refuses one upload used for all 18 image names at publish', async () => {
+    const key = await owner.upload(makePng({ width: 29, height: 29 }), 'any.png');
+    const response = await publish(
+      ALL_IMAGE_NAMES.map((fileName) => ({ fileName, uploadKey: key })),
+    ).expect(400);
+    expect(response.body.context).toEqual({
+      'uploadInfoList[1].uploadKey': expect.stringMatching(
+        /already the image of uploadInfoList\[0\]/,
+      ),
+    });
+  });
+
+  it('checks each image against its role at publish, whichever bucket it came from', async () => {
+    const images = await requiredImages();
+    // The campaign bucket takes any PNG; as a pass image it must still fit the role.
+    const bloated = (await uploadAs(makeBloatedPng(2 * MB), 'x.png', 'campaign-assets').expect(201))
+      .body as { uploadKey: string };
+    const bloatedLogo = await publish([
+      { fileName: 'logo.png', uploadKey: bloated.uploadKey },
+      ...images.slice(1),
+    ]).expect(400);
+    expect(bloatedLogo.body.context).toEqual({
+      'uploadInfoList[0].uploadKey': expect.stringMatching(/more than a 1×1 PNG needs/),
+    });
+
+    const hugeIcon = await owner.upload(makePng({ width: 300, height: 300 }), 'icon.png');
+    const response = await publish([
+      images[0],
+      { fileName: 'icon.png', uploadKey: hugeIcon },
+      images[2],
+    ]).expect(400);
+    expect(response.body.context).toEqual({
+      'uploadInfoList[1].uploadKey': expect.stringMatching(
+        /300×300 pixels; a icon image is at most 114×114/,
+      ),
+    });
+  });
+
+  it('refuses images that together exceed the package limit', async () => {
+    const images = (await requiredImages()).slice(0, 2);
+    // Noise does not compress: each of these is as large as an honest PNG of its size gets.
+    for (const [role, width, height] of [
+      ['strip', 1125, 432],
+      ['background', 540, 660],
+      ['thumbnail', 270, 270],
+    ] as const) {
+      const content = makePng({ width, height, noise: true });
+      for (const scale of ['', '@2x', '@3x']) {
+        const fileName = `${role}${scale}.png`;
+        images.push({ fileName, uploadKey: await owner.upload(content, fileName) });
+      }
+    }
+    const response = await publish(images).expect(400);
+    expect(response.body.context).toEqual({
+      uploadInfoList: expect.stringMatching(/a pass's images may have at most 10485760/),
+    });
+  });
+
+  it('builds the largest package the limits allow without holding up other requests', async () => {
+    const images: { fileName: string; uploadKey: string }[] = [];
+    const contents = new Map<string, Buffer>();
+    for (const [role, width, height] of [
+      ['logo', 480, 150],
+      ['icon', 114, 114],
+      ['strip', 1125, 432],
+      ['background', 540, 660],
+      ['footer', 858, 45],
+    ] as const) {
+      const content = makePng({ width, height, noise: true });
+      for (const scale of ['', '@2x', '@3x']) {
+        const fileName = `${role}${scale}.png`;
+        if (role === 'background' && scale === '') continue; // stays under 10 MiB
+        contents.set(fileName, content);
+        images.push({ fileName, uploadKey: await owner.upload(content, fileName) });
+      }
+    }
+    const total = [...contents.values()].reduce((sum, content) => sum + content.length, 0);
+    expect(total).toBeGreaterThan(8 * MB);
+
+    const pass = (await publish(images).expect(201)).body as { slug: string };
+    const started = Date.now();
+    const { result, slowestMs, polls } = await slowestHealthDuring(
+      testApp.server,
+      http()
+        .get(`/p/${pass.slug}/pass.pkpass`)
+        .buffer(true)
+        .parse(binaryBody)
+        .then((response) => response),
+    );
+    const elapsedMs = Date.now() - started;
+    process.stdout.write(
+      `package of ${(total / MB).toFixed(1)} MB built and sent in ${elapsedMs} ms; slowest /health ${slowestMs} ms over ${polls} polls\n`,
+    );
+    expect(result.status).toBe(200);
+    expect(slowestMs).toBeLessThan(1000);
+
+    const opened = openPackage(result.body as Buffer, walletA.caPem());
+    expect(opened.signatureVerifies).toBe(true);
+    for (const [fileName, content] of contents) {
+      expect(opened.files[fileName].equals(content)).toBe(true);
+      expect(opened.manifest[fileName]).toBe(sha1(content));
+    }
+    expect(opened.manifest['pass.json']).toBe(sha1(opened.files['pass.json']));
+  });
+});
