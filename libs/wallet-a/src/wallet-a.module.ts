@@ -11,6 +11,7 @@ import { PassKitController } from './passkit/passkit.controller';
 import { PassKitService } from './passkit/passkit.service';
 import { PassTokenService } from './passkit/pass-token.service';
 import { Registration } from './passkit/registration.entity';
+import { RegistrationBudget } from './passkit/registration-budget';
 import { RegistrationsService } from './passkit/registrations.service';
 import { SigningMaterialProvider } from './signing/signing-material';
 import { ApnsPusher } from './updates/apns-pusher';
@@ -36,6 +37,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     PassTokenService,
     PassPackageService,
     RegistrationsService,
+    RegistrationBudget,
     PassKitService,
     HolderService,
     PassUpdatesService,

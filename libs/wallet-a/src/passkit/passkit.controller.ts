@@ -1,4 +1,4 @@
-import { ID_PATTERN, Public } from '@app/core';
+import { BodyLimits, ID_PATTERN, LimitPerClientIp, Public } from '@app/core';
 import {
   Body,
   Controller,
@@ -44,8 +44,11 @@ class UpdatedQuery {
   @IsOptional() @IsString() @MaxLength(64) passesUpdatedSince?: string;
 }
 
+/** Apple's `{"logs": [...]}`: a device reports a few errors at a time, a few hundred bytes each. */
+const MAX_LOG_ENTRIES = 20;
+
 class LogBody {
-  @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) logs!: string[];
+  @IsArray() @ArrayMaxSize(MAX_LOG_ENTRIES) @IsString({ each: true }) logs!: string[];
 }
 
 /**
@@ -64,14 +67,18 @@ export class PassKitController {
     @Param() params: DevicePassParams,
     @Headers('authorization') authorization: string | undefined,
     @Body() body: PushTokenBody,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const outcome = await this.passKit.register(
       params.passTypeIdentifier,
       params.serialNumber,
       authorization,
-      params.deviceLibraryIdentifier,
-      body.pushToken,
+      {
+        libraryId: params.deviceLibraryIdentifier,
+        pushToken: body.pushToken,
+        clientIp: request.ip ?? 'unknown',
+      },
     );
     response.status(outcome === 'created' ? 201 : 200).end();
   }
@@ -122,6 +129,8 @@ export class PassKitController {
 
   @Post('log')
   @HttpCode(200)
+  @LimitPerClientIp('passkit-log', 10)
+  @BodyLimits({ maxBytes: 8 * 1024, maxItems: MAX_LOG_ENTRIES })
   log(@Body() body: LogBody): void {
     this.passKit.log(body.logs);
   }

@@ -5,6 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { PassTokenService } from './pass-token.service';
+import { RegistrationBudget } from './registration-budget';
 import { RegistrationsService } from './registrations.service';
 
 const APPLE_PASS_SCHEME = /^ApplePass\s+(\S+)$/;
@@ -18,20 +19,20 @@ export class PassKitService {
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
     private readonly tokens: PassTokenService,
     private readonly registrations: RegistrationsService,
+    private readonly registrationBudget: RegistrationBudget,
     private readonly packages: PassPackageService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  register(
+  async register(
     passTypeId: string,
     serialNumber: string,
     authorization: string | undefined,
-    deviceLibraryId: string,
-    pushToken: string,
-  ) {
-    return this.authorised(passTypeId, serialNumber, authorization).then((pass) =>
-      this.registrations.register(pass, deviceLibraryId, pushToken),
-    );
+    device: { libraryId: string; pushToken: string; clientIp: string },
+  ): Promise<'created' | 'existing'> {
+    const pass = await this.authorised(passTypeId, serialNumber, authorization);
+    await this.registrationBudget.spend(device.clientIp, pass.id);
+    return this.registrations.register(pass, device.libraryId, device.pushToken);
   }
 
   async unregister(

@@ -137,11 +137,20 @@ export function usableRootKeys(keys: RootSigningKey[], now: number): KeyObject[]
   });
 }
 
-/** Verifies a callback body as Google specifies and returns its event; throws otherwise. */
-export function verifyCallback(
-  body: unknown,
-  options: { rootKeys: RootSigningKey[]; recipientId: string; now: number },
-): CallbackEvent {
+/** The parts of an ECv2SigningOnly message, read before any key is needed. */
+export interface CallbackEnvelope {
+  protocolVersion: string;
+  signature: string;
+  signedMessage: string;
+  signedKey: string;
+  signatures: string[];
+}
+
+/**
+ * The message's structure, checked without keys: a body that is not even shaped like a
+ * callback is refused before Google's keys are fetched for it.
+ */
+export function callbackEnvelope(body: unknown): CallbackEnvelope {
   const message = object(body, 'the callback');
   exactKeys(
     message,
@@ -163,6 +172,16 @@ export function verifyCallback(
         string(item, `intermediateSigningKey.signatures[${i}]`),
       )
     : fail('intermediateSigningKey.signatures is not an array');
+  return { protocolVersion, signature, signedMessage, signedKey, signatures };
+}
+
+/** Verifies a callback body as Google specifies and returns its event; throws otherwise. */
+export function verifyCallback(
+  body: unknown,
+  options: { rootKeys: RootSigningKey[]; recipientId: string; now: number },
+): CallbackEvent {
+  const { protocolVersion, signature, signedMessage, signedKey, signatures } =
+    callbackEnvelope(body);
 
   const roots = usableRootKeys(options.rootKeys, options.now);
   if (roots.length === 0) fail('no current root signing key for ECv2SigningOnly', true);

@@ -18,6 +18,10 @@ export interface RootKeysOptions {
   minRefetchIntervalMs?: number;
 }
 
+/** While the keys cannot be fetched and none are cached, wait this long between tries. */
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 60_000;
+
 interface Cached {
   keys: RootSigningKey[];
   fetchedAt: number;
@@ -30,11 +34,15 @@ interface Cached {
  * `Age`), like Tink's GooglePaymentsPublicKeysManager. Fetched again when the cache expired, and
  * when a callback names a key the cache does not know (Google rotated), at most every
  * `minRefetchIntervalMs` so bad callbacks cannot make us hammer Google. When a fetch fails the
- * last keys are used: each key carries its own expiry, which verification checks.
+ * last keys are used: each key carries its own expiry, which verification checks. With none
+ * cached, failed fetches back off (1 s, doubling to 1 min) and callbacks meanwhile get a 503
+ * without a fetch.
  */
 export class GoogleRootKeys {
   private cached?: Cached;
   private inflight?: Promise<RootSigningKey[]>;
+  /** Failed fetches in a row with nothing cached, the last reason and when to try again. */
+  private failing?: { count: number; reason: string; retryAt: number };
   private readonly now: () => number;
   private readonly requestTimeoutMs: number;
   private readonly defaultMaxAgeMs: number;
@@ -70,6 +78,10 @@ export class GoogleRootKeys {
   }
 
   private fetch(): Promise<RootSigningKey[]> {
+    if (this.failing !== undefined && this.now() < this.failing.retryAt) {
+      // Without this, every callback arriving while Google is unreachable would fetch again.
+      return Promise.reject(new RootKeysUnavailableError(this.failing.reason));
+    }
     this.inflight ??= this.download().finally(() => {
       this.inflight = undefined;
     });
@@ -86,6 +98,7 @@ export class GoogleRootKeys {
       if (!response.ok) throw new Error(`status ${response.status}`);
       const keys = parseRootKeys(await response.text());
       this.cached = { keys, fetchedAt, expiresAt: fetchedAt + this.maxAgeMs(response.headers) };
+      this.failing = undefined;
       return keys;
     } catch (error) {
       if (this.cached !== undefined) {
@@ -97,7 +110,14 @@ export class GoogleRootKeys {
         };
         return this.cached.keys;
       }
-      throw new RootKeysUnavailableError(describeError(error));
+      const count = (this.failing?.count ?? 0) + 1;
+      const reason = describeError(error);
+      this.failing = {
+        count,
+        reason,
+        retryAt: fetchedAt + Math.min(FIRST_BACKOFF_MS * 2 ** (count - 1), MAX_BACKOFF_MS),
+      };
+      throw new RootKeysUnavailableError(reason);
     }
   }
 

@@ -12,6 +12,7 @@ import { DataSource, IsNull, Not } from 'typeorm';
 import { passIdFromClassId } from '../google/pass-resources';
 import { WalletBObject } from '../objects/wallet-b-object.entity';
 import {
+  callbackEnvelope,
   CallbackVerificationError,
   verifyCallback,
   type CallbackEvent,
@@ -57,6 +58,8 @@ export class WalletBCallbacksService {
     const check = (rootKeys: RootSigningKey[]) =>
       verifyCallback(body, { rootKeys, recipientId: this.config.walletB.issuerId, now });
     try {
+      // Shape first: junk must not make us fetch Google's keys.
+      callbackEnvelope(body);
       try {
         return check(await this.rootKeys.current());
       } catch (error) {

@@ -1,3 +1,4 @@
+import { displayTextDeep } from '@app/core';
 import type { FieldDto, Pass } from '@app/passes';
 import { createHash, randomBytes } from 'node:crypto';
 import type {
@@ -67,6 +68,10 @@ function cardRow(keys: string[]): CardRowTemplateInfo {
  * links module, link-less text to text modules.
  */
 export function buildPassClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericClass {
+  return displayTextDeep(passClass(pass, issuerId, callbackUrl));
+}
+
+function passClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericClass {
   const metadata = pass.passMetadata;
   const front = [
     ...(metadata.topField ? [metadata.topField] : []),
@@ -130,6 +135,10 @@ function image(uri: string, description: string): WalletImage {
  * colour itself: Generic passes have no field for `displayTextColor`.
  */
 export function buildObjectContent(pass: Pass, images: ObjectImages): GenericObjectContent {
+  return displayTextDeep(objectContent(pass, images));
+}
+
+function objectContent(pass: Pass, images: ObjectImages): GenericObjectContent {
   const metadata = pass.passMetadata;
   return {
     state: pass.deletedTime === null ? 'ACTIVE' : 'EXPIRED',
