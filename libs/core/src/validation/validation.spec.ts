@@ -1,13 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { InvalidInputError } from '../errors/domain-errors';
-import {
-  createValidationPipe,
-  isPaddedBase64,
-  NotEmpty,
-  QueryList,
-  Required,
-} from './validation';
+import { createValidationPipe, isPaddedBase64, NotEmpty, QueryList, Required } from './validation';
 
 class Field {
   @Required() @IsString() @NotEmpty() key!: string;
