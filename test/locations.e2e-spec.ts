@@ -1,5 +1,5 @@
 import { LocationsService, PassLocation } from '@app/locations';
-import { Pass, PassChangeHooks } from '@app/passes';
+import { Pass, HolderChanges } from '@app/passes';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
 import { OwnerSession } from './support/session';
@@ -636,7 +636,7 @@ describe('Locations', () => {
 
     it('runs the pass change hooks in the transaction, after the location is written', async () => {
       const calls: { passId: string; version: number; locations: number }[] = [];
-      testApp.app.get(PassChangeHooks).register(async (manager, pass) => {
+      testApp.app.get(HolderChanges).register(async (manager, pass) => {
         const locations = await manager.count(PassLocation, { where: { passId: pass.id } });
         calls.push({ passId: pass.id, version: pass.version, locations });
       });

@@ -1,5 +1,5 @@
 import { likeContains, NotFoundError, paginate, stampCreated, type Page } from '@app/core';
-import { holderChangeTime, Pass, PassChangeHooks, PassesService } from '@app/passes';
+import { HolderChanges, Pass, PassesService, type HolderChangeSet } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not, Repository } from 'typeorm';
@@ -41,11 +41,8 @@ export class LocationsService {
     @InjectRepository(PassLocation) private readonly locations: Repository<PassLocation>,
     @InjectRepository(Pass) private readonly passRows: Repository<Pass>,
     private readonly passes: PassesService,
-    private readonly changeHooks: PassChangeHooks,
+    private readonly holderChanges: HolderChanges,
   ) {}
-
-  /** Passes whose change hooks ran, per open transaction, to tell the hooks after commit. */
-  private readonly announcedPasses = new WeakMap<EntityManager, Map<string, Pass>>();
 
   async create(workspaceId: string, actorId: string, input: LocationDto): Promise<LocationView> {
     const pass = await this.referencedPass(workspaceId, input);
@@ -53,13 +50,12 @@ export class LocationsService {
       this.locations.create({ workspaceId, ...this.fields(input, pass) }),
       actorId,
     );
-    await this.transaction(async (manager) => {
+    await this.transaction(async (changes) => {
       if (location.passId !== null) {
-        await this.touchPass(manager, workspaceId, location.passId, location.createdTime, true);
-        if (location.enabled) await this.checkRoom(manager, workspaceId, location.passId);
+        await this.touchPass(changes, workspaceId, location.passId, location.createdTime, true);
+        if (location.enabled) await this.checkRoom(changes.manager, workspaceId, location.passId);
       }
-      await manager.insert(PassLocation, location);
-      await this.announce(manager, workspaceId, [location.passId]);
+      await changes.manager.insert(PassLocation, location);
     });
     return { location, accountId: pass?.accountId ?? null };
   }
@@ -73,32 +69,31 @@ export class LocationsService {
   ): Promise<LocationView> {
     const pass = await this.referencedPass(workspaceId, input);
     const fields = this.fields(input, pass);
-    const location = await this.transaction(async (manager) => {
+    const location = await this.transaction(async (changes) => {
+      const { manager } = changes;
       const now = new Date();
       const current = await this.lockLocation(manager, workspaceId, actorId, id, now);
       for (const passId of passesToLock(current.passId, fields.passId)) {
         // The pass it moves to must still exist; the one it leaves may have been deleted.
-        await this.touchPass(manager, workspaceId, passId, now, passId === fields.passId);
+        await this.touchPass(changes, workspaceId, passId, now, passId === fields.passId);
       }
       if (fields.passId !== null && fields.enabled) {
         await this.checkRoom(manager, workspaceId, fields.passId, id);
       }
       await manager.update(PassLocation, { id, workspaceId }, fields);
-      await this.announce(manager, workspaceId, [current.passId, fields.passId]);
       return Object.assign(current, fields, { updatedTime: now, updatedBy: actorId });
     });
     return { location, accountId: pass?.accountId ?? null };
   }
 
   async remove(workspaceId: string, actorId: string, id: string): Promise<void> {
-    await this.transaction(async (manager) => {
+    await this.transaction(async (changes) => {
       const now = new Date();
-      const current = await this.lockLocation(manager, workspaceId, actorId, id, now);
+      const current = await this.lockLocation(changes.manager, workspaceId, actorId, id, now);
       if (current.passId !== null) {
-        await this.touchPass(manager, workspaceId, current.passId, now, false);
+        await this.touchPass(changes, workspaceId, current.passId, now, false);
       }
-      await manager.delete(PassLocation, { id, workspaceId });
-      await this.announce(manager, workspaceId, [current.passId]);
+      await changes.manager.delete(PassLocation, { id, workspaceId });
     });
   }
 
@@ -197,45 +192,22 @@ export class LocationsService {
   }
 
   /**
-   * Moves the pass version on, which also locks the pass row until the transaction ends.
-   * With `mustExist`, a pass deleted meanwhile is a 404.
+   * Moves the pass version on, which also locks the pass row until the transaction ends (and
+   * runs its change hooks before the commit). With `mustExist`, a pass deleted meanwhile is a 404.
    */
   private async touchPass(
-    manager: EntityManager,
+    changes: HolderChangeSet,
     workspaceId: string,
     passId: string,
     now: Date,
     mustExist: boolean,
   ): Promise<void> {
-    const result = await manager.update(
-      Pass,
+    const written = await changes.bumpPassVersion(
       mustExist ? { id: passId, workspaceId, deletedTime: IsNull() } : { id: passId, workspaceId },
-      { version: () => 'version + 1' },
+      {},
+      { now },
     );
-    if (mustExist && result.affected === 0) throw new NotFoundError('Pass', passId);
-    // Read under the lock the update took, so the change time follows the latest one.
-    const locked = await manager.findOneBy(Pass, { id: passId, workspaceId });
-    if (locked !== null) {
-      await manager.update(
-        Pass,
-        { id: passId, workspaceId },
-        { updatedTime: holderChangeTime(locked.updatedTime, now) },
-      );
-    }
-  }
-
-  /** Runs the pass change hooks once the location write is done, still in its transaction. */
-  private async announce(
-    manager: EntityManager,
-    workspaceId: string,
-    passIds: (string | null)[],
-  ): Promise<void> {
-    for (const passId of passesToLock(...passIds)) {
-      const pass = await manager.findOneBy(Pass, { id: passId, workspaceId });
-      if (pass === null) continue;
-      await this.changeHooks.changed(manager, pass);
-      this.announcedPasses.get(manager)?.set(pass.id, pass);
-    }
+    if (mustExist && written === null) throw new NotFoundError('Pass', passId);
   }
 
   /** Call with the pass row locked: 409 when it has no room for one more enabled location. */
@@ -284,18 +256,8 @@ export class LocationsService {
    * snapshot taken by an earlier read in the transaction could hide them). SQLite runs one
    * transaction at a time (see sqlite-gate.ts) and is serialisable anyway.
    */
-  private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const announced = new Map<string, Pass>();
-    const tracked = (manager: EntityManager) => {
-      this.announcedPasses.set(manager, announced);
-      return work(manager);
-    };
-    const result = this.isMysql()
-      ? await this.dataSource.transaction('READ COMMITTED', tracked)
-      : await this.dataSource.transaction(tracked);
-    // Committed: workers may start on what the hooks queued.
-    for (const pass of announced.values()) this.changeHooks.committed(pass);
-    return result;
+  private transaction<T>(work: (changes: HolderChangeSet) => Promise<T>): Promise<T> {
+    return this.holderChanges.transaction(work, this.isMysql() ? 'READ COMMITTED' : undefined);
   }
 
   private isMysql(): boolean {

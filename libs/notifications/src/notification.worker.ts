@@ -6,7 +6,7 @@ import {
   TickLoop,
   type AppConfig,
 } from '@app/core';
-import { holderChangeTime, Pass } from '@app/passes';
+import { HolderChanges, Pass } from '@app/passes';
 import {
   Registration,
   RegistrationsService,
@@ -90,6 +90,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
   constructor(
     private readonly dataSource: DataSource,
     private readonly registrations: RegistrationsService,
+    private readonly holderChanges: HolderChanges,
     @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(WALLET_B_MESSENGER) private readonly walletB?: WalletBMessenger,
@@ -211,24 +212,23 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
   /** Puts the message on the pass (its WalletA notification field) and moves the version on. */
   private async prepare(notification: Notification, pass: Pass): Promise<boolean> {
     const now = new Date();
-    const prepared = await this.dataSource
-      .transaction(async (manager) => {
-        // Locks the pass row: the version bump and the message go together.
-        await manager.update(Pass, { id: pass.id }, { version: () => 'version + 1' });
-        const locked = await manager.findOneByOrFail(Pass, { id: pass.id });
-        await manager.update(
-          Pass,
+    const prepared = await this.holderChanges
+      .transaction(async (changes) => {
+        // The message and the version go together; this worker pushes the devices itself (the
+        // fan-out below, resumable per device), so no pass update job is queued.
+        const locked = await changes.bumpPassVersion(
           { id: pass.id },
-          {
+          (current) => ({
             walletAMessage: {
               notificationId: notification.id,
-              label: locked.notificationHeader,
+              label: current.notificationHeader,
               message: notification.notificationMessage ?? '',
             },
-            updatedTime: holderChangeTime(locked.updatedTime, now),
-          },
+          }),
+          { now, announce: false },
         );
-        const claimed = await manager.update(
+        if (locked === null) throw new LeaseLost();
+        const claimed = await changes.manager.update(
           Notification,
           { id: notification.id, leasedBy: this.workerId },
           {

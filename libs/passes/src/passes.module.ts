@@ -9,7 +9,7 @@ import { LinkClick } from './links/link-click.entity';
 import { LinkRedirectController } from './links/link-redirect.controller';
 import { LinkRedirectService } from './links/link-redirect.service';
 import { LinkStatsService } from './links/link-stats.service';
-import { PassChangeHooks } from './pass-change-hooks';
+import { HolderChanges } from './holder-changes';
 import { PassesController } from './passes.controller';
 import { PassesService } from './passes.service';
 import { ShortLinksService } from './short-links.service';
@@ -20,7 +20,7 @@ import { ShortLinksService } from './short-links.service';
   providers: [
     PassesService,
     ShortLinksService,
-    PassChangeHooks,
+    HolderChanges,
     GoogleSaveLinks,
     LinkRedirectService,
     LinkStatsService,
@@ -28,7 +28,7 @@ import { ShortLinksService } from './short-links.service';
   exports: [
     PassesService,
     ShortLinksService,
-    PassChangeHooks,
+    HolderChanges,
     GoogleSaveLinks,
     LinkStatsService,
     TypeOrmModule,

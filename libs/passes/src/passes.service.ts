@@ -22,15 +22,15 @@ import {
 } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull, Repository } from 'typeorm';
 import type { CreatePassDto, UpdatePassDto } from './dto/create-pass.dto';
 import type { ListPassesQuery } from './dto/list-passes.query';
 import { REQUIRED_PASS_IMAGES, type UploadInfoDto } from './dto/pass-metadata.dto';
 import type { PassView } from './dto/pass.response';
 import { Pass, type PassStatus } from './entities/pass.entity';
 import { GoogleSaveLinks } from './google-save-links';
-import { assertUniqueFieldKeys, holderChangeTime, randomSlug } from './pass-content';
-import { PassChangeHooks } from './pass-change-hooks';
+import { HolderChanges, type HolderChangeSet } from './holder-changes';
+import { assertUniqueFieldKeys, randomSlug } from './pass-content';
 import { ShortLinksService } from './short-links.service';
 
 /** Image URLs handed out with `includeAssets=true` stay valid this long. */
@@ -46,7 +46,7 @@ export class PassesService {
     private readonly accounts: AccountsService,
     private readonly uploads: UploadsService,
     private readonly shortLinks: ShortLinksService,
-    private readonly changeHooks: PassChangeHooks,
+    private readonly holderChanges: HolderChanges,
     private readonly googleSaveLinks: GoogleSaveLinks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -96,22 +96,28 @@ export class PassesService {
     // Short links and a Published pass's wallet set-up write more rows, in one transaction with
     // the pass; a plain draft is a single INSERT, atomic by itself.
     const alone = !published && !ShortLinksService.hasValues(pass.passMetadata);
-    await this.writing(
-      pass,
-      async (manager) => {
-        await this.passRows.insert(manager, [pass]);
-        if (alone) return;
-        // Short links need the pass row to exist; they rewrite the link values of the metadata.
-        if (await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId)) {
-          await manager.update(Pass, { id: pass.id }, { passMetadata: pass.passMetadata });
-        }
-        // A pass created Published is a change holders can see: wallet integrations set it up.
-        if (published) await this.changeHooks.changed(manager, pass);
-      },
-      { transaction: !alone },
+    await this.writing(pass, () =>
+      alone
+        ? this.passRows.insert(this.dataSource.manager, [pass])
+        : this.holderChanges.transaction((changes) => this.insertWithLinks(changes, pass, actorId)),
     );
-    if (published) this.changeHooks.committed(pass);
     return this.view(pass, account);
+  }
+
+  private async insertWithLinks(
+    changes: HolderChangeSet,
+    pass: Pass,
+    actorId: string,
+  ): Promise<void> {
+    const { manager } = changes;
+    await this.passRows.insert(manager, [pass]);
+    // Short links need the pass row to exist; they rewrite the link values of the metadata
+    // of the row just inserted, which no holder has seen yet.
+    if (await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId)) {
+      await manager.update(Pass, { id: pass.id }, { passMetadata: pass.passMetadata });
+    }
+    // A pass created Published is a change holders can see: wallet integrations set it up.
+    if (pass.status === 'Published') changes.created(pass);
   }
 
   /**
@@ -137,7 +143,7 @@ export class PassesService {
       input.uploadInfoList !== undefined || (status === 'Published' && pass.status !== 'Published'),
     );
 
-    Object.assign(pass, {
+    const changed = {
       passName: input.passName,
       nameKey: input.passName.toLowerCase(),
       passMetadata: input.passMetadata,
@@ -145,46 +151,34 @@ export class PassesService {
         input.notificationHeader === undefined ? pass.notificationHeader : input.notificationHeader,
       status,
       uploadInfoList,
-      version: pass.version + 1,
-      updatedTime: holderChangeTime(pass.updatedTime),
       updatedBy: actorId,
-    });
-    await this.writing(pass, async (manager) => {
-      await this.shortLinks.assign(manager, pass, pass.passMetadata, actorId);
-      const { id: passId, ...changes } = pass;
-      await manager.update(Pass, { id: passId, workspaceId }, changes);
-      await this.changeHooks.changed(manager, pass);
-    });
-    this.changeHooks.committed(pass);
+    };
+    Object.assign(pass, changed);
+    await this.writing(pass, () =>
+      this.holderChanges.transaction(async (changes) => {
+        // Rewrites the link values of `changed.passMetadata` in place.
+        await this.shortLinks.assign(changes.manager, pass, pass.passMetadata, actorId);
+        const written = await changes.bumpPassVersion(
+          { id: pass.id, workspaceId, deletedTime: IsNull() },
+          changed,
+        );
+        if (written === null) throw new NotFoundError('Pass', pass.id);
+        Object.assign(pass, { version: written.version, updatedTime: written.updatedTime });
+      }),
+    );
     return this.view(pass, await this.accounts.get(workspaceId, pass.accountId));
   }
 
   /** Deletes the pass for the API; holders' devices see it voided on their next update. */
   async remove(workspaceId: string, actorId: string, id: string): Promise<void> {
     const pass = await this.getEntity(workspaceId, id);
-    const now = holderChangeTime(pass.updatedTime);
-    Object.assign(pass, {
-      deletedTime: now,
-      nameKey: null,
-      version: pass.version + 1,
-      updatedTime: now,
-      updatedBy: actorId,
-    });
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(
-        Pass,
-        { id: pass.id, workspaceId },
-        {
-          deletedTime: now,
-          nameKey: null,
-          version: pass.version,
-          updatedTime: now,
-          updatedBy: actorId,
-        },
+    await this.holderChanges.transaction(async (changes) => {
+      const written = await changes.bumpPassVersion(
+        { id: pass.id, workspaceId, deletedTime: IsNull() },
+        (_locked, updatedTime) => ({ deletedTime: updatedTime, nameKey: null, updatedBy: actorId }),
       );
-      await this.changeHooks.changed(manager, pass);
+      if (written === null) throw new NotFoundError('Pass', pass.id);
     });
-    this.changeHooks.committed(pass);
   }
 
   async get(workspaceId: string, id: string, includeAssets = false): Promise<PassView> {
@@ -288,13 +282,10 @@ export class PassesService {
    * Runs a write (in a transaction, unless it is a single statement), turning unique-index
    * conflicts into a 409 naming the field that clashed.
    */
-  private async writing(
-    pass: Pass,
-    work: (manager: EntityManager) => Promise<void>,
-    { transaction }: { transaction: boolean } = { transaction: true },
-  ): Promise<void> {
+  /** Runs a pass write, telling a taken name or slug as a 409. */
+  private async writing(pass: Pass, write: () => Promise<unknown>): Promise<void> {
     try {
-      await (transaction ? this.dataSource.transaction(work) : work(this.dataSource.manager));
+      await write();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const message = error instanceof Error ? error.message : '';

@@ -1,5 +1,5 @@
 import { APP_CONFIG, TickLoop, type AppConfig } from '@app/core';
-import { PassChangeHooks } from '@app/passes';
+import { HolderChanges } from '@app/passes';
 import {
   Inject,
   Injectable,
@@ -36,7 +36,7 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly dataSource: DataSource,
     private readonly registrations: RegistrationsService,
-    private readonly hooks: PassChangeHooks,
+    private readonly hooks: HolderChanges,
     @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

@@ -1,5 +1,5 @@
 import { newId } from '@app/core';
-import { PassChangeHooks, type Pass } from '@app/passes';
+import { HolderChanges, type Pass } from '@app/passes';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { PushJob } from './push-job.entity';
@@ -7,7 +7,7 @@ import { PushJob } from './push-job.entity';
 /** Queues "this pass changed" pushes in the transaction of the change itself. */
 @Injectable()
 export class PassUpdatesService implements OnModuleInit {
-  constructor(private readonly hooks: PassChangeHooks) {}
+  constructor(private readonly hooks: HolderChanges) {}
 
   onModuleInit(): void {
     this.hooks.register((manager, pass) => this.enqueue(manager, pass));

@@ -1,5 +1,5 @@
 import { newId } from '@app/core';
-import { PassChangeHooks, type Pass } from '@app/passes';
+import { HolderChanges, type Pass } from '@app/passes';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SyncJob } from './sync-job.entity';
@@ -11,7 +11,7 @@ import { SyncJob } from './sync-job.entity';
  */
 @Injectable()
 export class ClassSyncService implements OnModuleInit {
-  constructor(private readonly hooks: PassChangeHooks) {}
+  constructor(private readonly hooks: HolderChanges) {}
 
   onModuleInit(): void {
     this.hooks.register((manager, pass) => this.enqueue(manager, pass));

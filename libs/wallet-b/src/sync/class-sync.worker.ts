@@ -1,5 +1,5 @@
 import { APP_CONFIG, TickLoop, type AppConfig } from '@app/core';
-import { Pass, PassChangeHooks } from '@app/passes';
+import { Pass, HolderChanges } from '@app/passes';
 import {
   Inject,
   Injectable,
@@ -53,7 +53,7 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
     private readonly dataSource: DataSource,
     private readonly walletB: WalletBService,
     private readonly client: GoogleWalletClient,
-    private readonly hooks: PassChangeHooks,
+    private readonly hooks: HolderChanges,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

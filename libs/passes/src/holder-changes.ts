@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Pass } from './entities/pass.entity';
+import { holderChangeTime } from './pass-content';
+
+/** Runs inside the transaction that changed what holders see of a pass (its version moved on). */
+export type PassChangeHook = (manager: EntityManager, pass: Pass) => Promise<void>;
+
+/** The columns a holder-visible change writes besides the version and `updatedTime`. */
+export type PassChanges =
+  | QueryDeepPartialEntity<Pass>
+  | ((locked: Pass, updatedTime: Date) => QueryDeepPartialEntity<Pass>);
+
+export interface BumpOptions {
+  /** The change's own clock; `updatedTime` is still moved to a later second than before. */
+  now?: Date;
+  /**
+   * Whether the pass change hooks run (queueing a push to every device and a WalletB sync).
+   * Only a caller that pushes the devices itself, in its own crash-safe way, says `false`.
+   */
+  announce?: boolean;
+}
+
+/**
+ * One transaction's view of the holder-visible changes it makes. Every pass moved on through
+ * it gets the change hooks once, with its final row, just before the transaction commits, and
+ * the after-commit listeners once it has.
+ */
+export class HolderChangeSet {
+  private readonly bumped = new Map<string, boolean>();
+  private readonly announced: Pass[] = [];
+
+  constructor(readonly manager: EntityManager) {}
+
+  /**
+   * Locks the pass row for the rest of the transaction and moves its version on, with
+   * `updatedTime` (the package's Last-Modified, which has one-second resolution) at least one
+   * second later than before, so a device asking "changed since?" always sees the change.
+   * `changes` are written in the same statement as the new time. Returns the pass as written,
+   * or `null` when `where` matched no row (nothing was changed then).
+   */
+  async bumpPassVersion(
+    where: FindOptionsWhere<Pass> & { id: string },
+    changes: PassChanges = {},
+    { now, announce = true }: BumpOptions = {},
+  ): Promise<Pass | null> {
+    // The increment in SQL takes the row lock: concurrent changes of one pass take turns and
+    // each gets its own version.
+    const moved = await this.manager.update(Pass, where, { version: () => 'version + 1' });
+    if (moved.affected === 0) return null;
+    const locked = await this.manager.findOneByOrFail(Pass, { id: where.id });
+    const updatedTime = holderChangeTime(locked.updatedTime, now);
+    const columns = typeof changes === 'function' ? changes(locked, updatedTime) : changes;
+    await this.manager.update(Pass, { id: locked.id }, { ...columns, updatedTime });
+    const written = await this.manager.findOneByOrFail(Pass, { id: locked.id });
+    this.bumped.set(written.id, (this.bumped.get(written.id) ?? false) || announce);
+    return written;
+  }
+
+  /** A pass this transaction inserted in a state holders can see (created Published). */
+  created(pass: Pass): void {
+    this.bumped.set(pass.id, true);
+  }
+
+  /** @internal Runs the hooks for each announced pass, as it stands at the end of the work. */
+  async runHooks(hooks: readonly PassChangeHook[]): Promise<void> {
+    for (const [passId, announce] of this.bumped) {
+      if (!announce) continue;
+      const pass = await this.manager.findOneByOrFail(Pass, { id: passId });
+      for (const hook of hooks) await hook(this.manager, pass);
+      this.announced.push(pass);
+    }
+  }
+
+  /** @internal The passes whose hooks ran, for the after-commit listeners. */
+  get announcedPasses(): readonly Pass[] {
+    return this.announced;
+  }
+}
+
+/**
+ * The one path for changes holders see. A pass version moves on only inside
+ * {@link HolderChanges.transaction} through {@link HolderChangeSet.bumpPassVersion}, which also
+ * moves Last-Modified on; wallet integrations react in the same transaction (to queue device
+ * pushes and syncs) through {@link register}, and start that work once it committed through
+ * {@link onCommitted}, without the passes module knowing about them.
+ * `test/holder-changes.spec` fails when code elsewhere writes a pass's version.
+ */
+@Injectable()
+export class HolderChanges {
+  private readonly hooks: PassChangeHook[] = [];
+  private readonly committedListeners: ((pass: Pass) => void)[] = [];
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  register(hook: PassChangeHook): void {
+    this.hooks.push(hook);
+  }
+
+  /** Told after a changing transaction committed, e.g. to start the work it queued at once. */
+  onCommitted(listener: (pass: Pass) => void): void {
+    this.committedListeners.push(listener);
+  }
+
+  /**
+   * Runs `work` in one transaction; the passes it changed through its {@link HolderChangeSet}
+   * get the hooks before the commit and the after-commit listeners after it.
+   */
+  async transaction<T>(
+    work: (changes: HolderChangeSet) => Promise<T>,
+    isolation?: IsolationLevel,
+  ): Promise<T> {
+    let changes: HolderChangeSet | undefined;
+    const run = async (manager: EntityManager): Promise<T> => {
+      changes = new HolderChangeSet(manager);
+      const result = await work(changes);
+      await changes.runHooks(this.hooks);
+      return result;
+    };
+    const result =
+      isolation === undefined
+        ? await this.dataSource.transaction(run)
+        : await this.dataSource.transaction(isolation, run);
+    for (const pass of changes?.announcedPasses ?? []) {
+      for (const listener of this.committedListeners) listener(pass);
+    }
+    return result;
+  }
+}
