@@ -32,3 +32,4 @@ export * from './http/content-type.guard';
 export * from './http/json-shape';
 export * from './http/body-limits';
 export * from './worker/tick-loop';
+export * from './worker/lease';

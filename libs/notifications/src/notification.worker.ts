@@ -2,18 +2,14 @@ import {
   APP_CONFIG,
   EntityRows,
   isUniqueViolation,
+  Lease,
   newId,
+  newWorkerId,
   TickLoop,
   type AppConfig,
 } from '@app/core';
 import { HolderChanges, Pass } from '@app/passes';
-import {
-  Registration,
-  RegistrationsService,
-  WALLET_A_PUSHER,
-  type PushOutcome,
-  type WalletAPusher,
-} from '@app/wallet-a';
+import { Registration, RegistrationFanOut } from '@app/wallet-a';
 import {
   Inject,
   Injectable,
@@ -22,17 +18,7 @@ import {
   OnApplicationShutdown,
   Optional,
 } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import {
-  Brackets,
-  DataSource,
-  In,
-  IsNull,
-  LessThan,
-  LessThanOrEqual,
-  type FindOptionsWhere,
-} from 'typeorm';
+import { Brackets, DataSource, In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
 import {
   NotificationDelivery,
   type DeliveryOutcome,
@@ -80,7 +66,7 @@ interface Pending {
 @Injectable()
 export class NotificationWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Notifications');
-  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly lease: Lease<Notification>;
   private readonly loop = new TickLoop('Notification delivery', () => this.tick(), this.logger);
   private stopped = false;
 
@@ -89,12 +75,17 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly registrations: RegistrationsService,
+    private readonly fanOutTo: RegistrationFanOut,
     private readonly holderChanges: HolderChanges,
-    @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(WALLET_B_MESSENGER) private readonly walletB?: WalletBMessenger,
   ) {
+    this.lease = new Lease(dataSource, {
+      entity: Notification,
+      workerId: newWorkerId(),
+      leaseMs: config.worker.leaseMs,
+      held: { status: In(ACTIVE) },
+    });
     this.registrationRows = new EntityRows(dataSource, Registration, 'r');
     this.deliveryRows = new EntityRows(dataSource, NotificationDelivery, 'd');
   }
@@ -168,28 +159,19 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
       .getMany();
 
     for (const candidate of due) {
-      const leaseUntil = new Date(now.getTime() + this.config.worker.leaseMs);
       // The same condition that made it due, re-checked in the update: one worker wins.
-      const claimable: FindOptionsWhere<Notification>[] =
+      const claimed =
         candidate.status === 'Scheduled'
-          ? [{ id: candidate.id, status: 'Scheduled', scheduledTime: LessThanOrEqual(now) }]
-          : [
+          ? await this.lease.claim(
+              candidate,
+              [{ id: candidate.id, status: 'Scheduled', scheduledTime: LessThanOrEqual(now) }],
+              { status: 'Initializing' },
+            )
+          : await this.lease.claim(candidate, [
               { id: candidate.id, status: candidate.status, leaseUntil: IsNull() },
               { id: candidate.id, status: candidate.status, leaseUntil: LessThan(now) },
-            ];
-      const status: NotificationStatus =
-        candidate.status === 'Scheduled' ? 'Initializing' : candidate.status;
-      for (const where of claimable) {
-        const claimed = await repository.update(where, {
-          status,
-          leaseUntil,
-          leasedBy: this.workerId,
-          attempts: candidate.attempts + 1,
-          updatedTime: now,
-        });
-        if (claimed.affected === 1)
-          return { ...candidate, status, leaseUntil, leasedBy: this.workerId };
-      }
+            ]);
+      if (claimed !== null) return claimed;
     }
     return null;
   }
@@ -228,18 +210,12 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
           { now, announce: false },
         );
         if (locked === null) throw new LeaseLost();
-        const claimed = await changes.manager.update(
-          Notification,
-          { id: notification.id, leasedBy: this.workerId },
-          {
-            preparedVersion: locked.version,
-            status: 'Processing',
-            sentTime: now,
-            leaseUntil: new Date(now.getTime() + this.config.worker.leaseMs),
-            updatedTime: now,
-          },
+        const held = await this.lease.checkpoint(
+          notification.id,
+          { preparedVersion: locked.version, status: 'Processing', sentTime: now },
+          changes.manager,
         );
-        if (claimed.affected !== 1) throw new LeaseLost();
+        if (!held) throw new LeaseLost();
         return locked.version;
       })
       .catch((error: unknown) => {
@@ -272,13 +248,6 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
       // Awaited at the top of the next turn; until then a failure must not count as unhandled.
       next.catch(() => undefined);
 
-      const byToken = new Map<string, Registration[]>();
-      for (const registration of todo) {
-        const same = byToken.get(registration.pushToken);
-        if (same) same.push(registration);
-        else byToken.set(registration.pushToken, [registration]);
-      }
-
       let pending: Pending[] = [];
       let recording: Promise<void> = Promise.resolve();
       const flush = async () => {
@@ -289,21 +258,14 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
         recording = this.record(notification.id, rows);
         recording.catch(() => undefined);
       };
-      await this.pusher.pushUpdates(
-        [...byToken.keys()],
-        async (token: string, outcome: PushOutcome) => {
-          for (const registration of byToken.get(token) ?? []) {
-            pending.push({
-              registrationId: registration.id,
-              outcome: outcome.status,
-              reason: outcome.status === 'sent' ? null : outcome.reason.slice(0, 255),
-            });
-            if (outcome.status === 'unregistered')
-              await this.registrations.removeUnreachable(registration);
-          }
-          if (pending.length >= RECORD_EVERY) await flush();
-        },
-      );
+      await this.fanOutTo.push(todo, async (registration, outcome) => {
+        pending.push({
+          registrationId: registration.id,
+          outcome: outcome.status,
+          reason: outcome.status === 'sent' ? null : outcome.reason.slice(0, 255),
+        });
+        if (pending.length >= RECORD_EVERY) await flush();
+      });
       await flush();
       await recording;
 
@@ -380,7 +342,7 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
     const appleFailed = count('failed');
 
     const reasons: string[] = [];
-    const unavailable = this.pusher.unavailableReason();
+    const unavailable = this.fanOutTo.unavailableReason();
     let appleOutcome: PlatformOutcome = 'success';
     if (unavailable !== null) {
       appleOutcome = 'failed';
@@ -438,35 +400,24 @@ export class NotificationWorker implements OnApplicationBootstrap, OnApplication
     reason: string | null,
     extra: Partial<Notification> = {},
   ): Promise<void> {
-    const now = new Date();
-    await this.checkpoint(notification.id, {
+    await this.lease.finish(notification.id, {
       ...extra,
       status,
       failureReason: reason,
-      publishedTime: now,
-      leaseUntil: null,
+      publishedTime: new Date(),
     });
   }
 
   /** Saves progress and extends the lease, only while this worker still holds the notification. */
   private async checkpoint(id: string, changes: Partial<Notification>): Promise<boolean> {
-    const now = new Date();
-    const result = await this.dataSource.getRepository(Notification).update(
-      { id, leasedBy: this.workerId, status: In(ACTIVE) },
-      {
-        leaseUntil: new Date(now.getTime() + this.config.worker.leaseMs),
-        updatedTime: now,
-        ...changes,
-      },
-    );
-    if (result.affected !== 1) {
+    const held = await this.lease.checkpoint(id, changes);
+    if (!held) {
       this.logger.warn(
         { notificationId: id },
         'Lost the lease of a notification; another worker goes on',
       );
-      return false;
     }
-    return true;
+    return held;
   }
 }
 

@@ -12,6 +12,7 @@ export * from './passkit/registrations.service';
 export * from './signing/signing-material';
 export * from './updates/pass-update.worker';
 export * from './updates/push-job.entity';
+export * from './updates/registration-fan-out';
 export * from './updates/wallet-a-pusher';
 export * from './wallet-a.module';
 

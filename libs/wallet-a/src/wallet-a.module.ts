@@ -18,6 +18,7 @@ import { ApnsPusher } from './updates/apns-pusher';
 import { PassUpdateWorker } from './updates/pass-update.worker';
 import { PassUpdatesService } from './updates/pass-updates.service';
 import { PushJob } from './updates/push-job.entity';
+import { RegistrationFanOut } from './updates/registration-fan-out';
 import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
 
 /**
@@ -42,6 +43,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     HolderService,
     PassUpdatesService,
     PassUpdateWorker,
+    RegistrationFanOut,
     {
       provide: WALLET_A_PUSHER,
       inject: [APP_CONFIG, SigningMaterialProvider],
@@ -53,6 +55,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     PassPackageService,
     RegistrationsService,
     PassUpdateWorker,
+    RegistrationFanOut,
     SigningMaterialProvider,
     WALLET_A_PUSHER,
   ],

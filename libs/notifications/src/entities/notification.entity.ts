@@ -1,4 +1,4 @@
-import { WorkspaceOwnedEntity } from '@app/core';
+import { Leased, WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
 
 export const NOTIFICATION_STATUSES = [
@@ -24,7 +24,7 @@ export const EDITABLE_STATUSES: NotificationStatus[] = ['Draft', 'Scheduled'];
 export type PlatformOutcome = 'success' | 'failed';
 
 @Entity({ name: 'notification' })
-export class Notification extends WorkspaceOwnedEntity {
+export class Notification extends Leased(WorkspaceOwnedEntity) {
   @Column({ name: 'pass_id', type: 'varchar', length: 36 })
   passId!: string;
 
@@ -59,15 +59,6 @@ export class Notification extends WorkspaceOwnedEntity {
 
   @Column({ name: 'total_sent_count', type: 'int', default: 0 })
   totalNotificationSentCount!: number;
-
-  @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
-  leaseUntil!: Date | null;
-
-  @Column({ name: 'leased_by', type: 'varchar', length: 64, nullable: true })
-  leasedBy!: string | null;
-
-  @Column({ type: 'int', default: 0 })
-  attempts!: number;
 
   /** The pass version that carries this notification's message (set once, when prepared). */
   @Column({ name: 'prepared_version', type: 'int', nullable: true })

@@ -1,4 +1,4 @@
-import { APP_CONFIG, TickLoop, type AppConfig } from '@app/core';
+import { APP_CONFIG, Lease, newWorkerId, TickLoop, type AppConfig } from '@app/core';
 import { HolderChanges } from '@app/passes';
 import {
   Inject,
@@ -7,12 +7,10 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { Brackets, DataSource, IsNull, LessThan, MoreThan, type FindOptionsWhere } from 'typeorm';
+import { Brackets, DataSource, IsNull, LessThan, MoreThan } from 'typeorm';
 import { Registration } from '../passkit/registration.entity';
-import { RegistrationsService } from '../passkit/registrations.service';
 import { PushJob } from './push-job.entity';
+import { RegistrationFanOut } from './registration-fan-out';
 import { WALLET_A_PUSHER, type WalletAPusher } from './wallet-a-pusher';
 
 /** Registrations read (and pushed) per batch: memory stays flat whatever the audience. */
@@ -29,17 +27,24 @@ const JOBS_PER_TICK = 10;
 @Injectable()
 export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PassUpdates');
-  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly lease: Lease<PushJob>;
   private readonly loop = new TickLoop('Pass update', () => this.tick(), this.logger);
   private stopped = false;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly registrations: RegistrationsService,
+    private readonly fanOut: RegistrationFanOut,
     private readonly hooks: HolderChanges,
     @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.lease = new Lease(dataSource, {
+      entity: PushJob,
+      workerId: newWorkerId(),
+      leaseMs: config.worker.leaseMs,
+      held: { state: 'processing' },
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (!this.config.worker.enabled) return;
@@ -82,23 +87,15 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
       .getMany();
 
     for (const candidate of candidates) {
-      const claimable: FindOptionsWhere<PushJob>[] = [
-        { id: candidate.id, state: 'pending' },
-        { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
-      ];
-      const leaseUntil = new Date(now.getTime() + this.config.worker.leaseMs);
-      for (const where of claimable) {
-        const claimed = await jobs.update(where, {
-          state: 'processing',
-          leaseUntil,
-          leasedBy: this.workerId,
-          attempts: candidate.attempts + 1,
-          updatedTime: now,
-        });
-        if (claimed.affected === 1) {
-          return { ...candidate, state: 'processing', leaseUntil, leasedBy: this.workerId };
-        }
-      }
+      const job = await this.lease.claim(
+        candidate,
+        [
+          { id: candidate.id, state: 'pending' },
+          { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
+        ],
+        { state: 'processing' },
+      );
+      if (job !== null) return job;
     }
     return null;
   }
@@ -125,20 +122,10 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
       });
       if (batch.length === 0) break;
 
-      const byToken = new Map<string, Registration[]>();
-      for (const registration of batch) {
-        const same = byToken.get(registration.pushToken);
-        if (same) same.push(registration);
-        else byToken.set(registration.pushToken, [registration]);
-      }
-      await this.pusher.pushUpdates([...byToken.keys()], async (token, outcome) => {
-        const owners = byToken.get(token) ?? [];
-        if (outcome.status === 'sent') counts.pushed += owners.length;
-        else if (outcome.status === 'unregistered') {
-          counts.unregistered += owners.length;
-          for (const registration of owners)
-            await this.registrations.removeUnreachable(registration);
-        } else counts.failed += owners.length;
+      await this.fanOut.push(batch, (_registration, outcome) => {
+        if (outcome.status === 'sent') counts.pushed += 1;
+        else if (outcome.status === 'unregistered') counts.unregistered += 1;
+        else counts.failed += 1;
       });
 
       cursor = batch[batch.length - 1].id;
@@ -168,7 +155,7 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** Saves progress (and extends the lease) only while this worker still holds the job. */
-  private async checkpoint(
+  private checkpoint(
     job: PushJob,
     progress: {
       lastRegistrationId: string | null;
@@ -178,20 +165,14 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
     },
     finished = false,
   ): Promise<boolean> {
-    const now = new Date();
-    const result = await this.dataSource.getRepository(PushJob).update(
-      { id: job.id, leasedBy: this.workerId, state: 'processing' },
-      {
-        lastRegistrationId: progress.lastRegistrationId,
-        pushedCount: progress.pushed,
-        unregisteredCount: progress.unregistered,
-        failedCount: progress.failed,
-        updatedTime: now,
-        ...(finished
-          ? { state: 'done', finishedTime: now, leaseUntil: null }
-          : { leaseUntil: new Date(now.getTime() + this.config.worker.leaseMs) }),
-      },
-    );
-    return result.affected === 1;
+    const changes = {
+      lastRegistrationId: progress.lastRegistrationId,
+      pushedCount: progress.pushed,
+      unregisteredCount: progress.unregistered,
+      failedCount: progress.failed,
+    };
+    return finished
+      ? this.lease.finish(job.id, { ...changes, state: 'done', finishedTime: new Date() })
+      : this.lease.checkpoint(job.id, changes);
   }
 }

@@ -1,3 +1,4 @@
+import { LeasedRow } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type PushJobState = 'pending' | 'processing' | 'done' | 'superseded';
@@ -7,7 +8,7 @@ export type PushJobState = 'pending' | 'processing' | 'done' | 'superseded';
  * the change, claimed by one worker under a lease, resumable after a crash.
  */
 @Entity({ name: 'wallet_a_push_job' })
-export class PushJob {
+export class PushJob extends LeasedRow {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id!: string;
 
@@ -23,12 +24,6 @@ export class PushJob {
   @Column({ type: 'varchar', length: 16 })
   state!: PushJobState;
 
-  @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
-  leaseUntil!: Date | null;
-
-  @Column({ name: 'leased_by', type: 'varchar', length: 64, nullable: true })
-  leasedBy!: string | null;
-
   @Column({ name: 'last_registration_id', type: 'varchar', length: 36, nullable: true })
   lastRegistrationId!: string | null;
 
@@ -40,9 +35,6 @@ export class PushJob {
 
   @Column({ name: 'failed_count', type: 'int', default: 0 })
   failedCount!: number;
-
-  @Column({ type: 'int', default: 0 })
-  attempts!: number;
 
   @Column({ name: 'created_time', type: 'datetime', precision: 3 })
   createdTime!: Date;

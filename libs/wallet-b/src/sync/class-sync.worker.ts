@@ -1,4 +1,4 @@
-import { APP_CONFIG, TickLoop, type AppConfig } from '@app/core';
+import { APP_CONFIG, Lease, newWorkerId, TickLoop, type AppConfig } from '@app/core';
 import { Pass, HolderChanges } from '@app/passes';
 import {
   Inject,
@@ -7,18 +7,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import {
-  Brackets,
-  DataSource,
-  IsNull,
-  LessThan,
-  MoreThan,
-  MoreThanOrEqual,
-  Not,
-  type FindOptionsWhere,
-} from 'typeorm';
+import { Brackets, DataSource, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not } from 'typeorm';
 import { GoogleWalletClient } from '../google/google-wallet-client';
 import { buildObjectContent, objectContentHash } from '../google/pass-resources';
 import { WalletBObject } from '../objects/wallet-b-object.entity';
@@ -45,7 +34,7 @@ const BUSY_PASS_DELAY_MS = 2_000;
 @Injectable()
 export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WalletBSync');
-  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly lease: Lease<SyncJob>;
   private readonly loop = new TickLoop('WalletB sync', () => this.tick(), this.logger);
   private stopped = false;
 
@@ -55,7 +44,14 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
     private readonly client: GoogleWalletClient,
     private readonly hooks: HolderChanges,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.lease = new Lease(dataSource, {
+      entity: SyncJob,
+      workerId: newWorkerId(),
+      leaseMs: config.worker.leaseMs,
+      held: { state: 'processing' },
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (!this.config.worker.enabled || !this.walletB.configured) return;
@@ -105,33 +101,24 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
       .getMany();
 
     for (const candidate of candidates) {
-      const claimable: FindOptionsWhere<SyncJob>[] = [
-        { id: candidate.id, state: 'pending' },
-        { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
-      ];
-      const leaseUntil = new Date(now.getTime() + this.config.worker.leaseMs);
-      for (const where of claimable) {
-        const claimed = await this.jobs().update(where, {
-          state: 'processing',
-          leaseUntil,
-          leasedBy: this.workerId,
-          attempts: candidate.attempts + 1,
-          updatedTime: now,
+      const job = await this.lease.claim(
+        candidate,
+        [
+          { id: candidate.id, state: 'pending' },
+          { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
+        ],
+        { state: 'processing' },
+      );
+      if (job === null) continue;
+      if (await this.passBusyElsewhere(job, now)) {
+        await this.lease.release(job.id, {
+          state: 'pending',
+          attempts: candidate.attempts,
+          nextAttemptTime: new Date(Date.now() + BUSY_PASS_DELAY_MS),
         });
-        if (claimed.affected !== 1) continue;
-        const job: SyncJob = {
-          ...candidate,
-          state: 'processing',
-          leaseUntil,
-          leasedBy: this.workerId,
-          attempts: candidate.attempts + 1,
-        };
-        if (await this.passBusyElsewhere(job, now)) {
-          await this.release(job, candidate.attempts);
-          break;
-        }
-        return job;
+        break;
       }
+      return job;
     }
     return null;
   }
@@ -145,20 +132,6 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
       leaseUntil: MoreThanOrEqual(now),
     });
     return other > 0;
-  }
-
-  private async release(job: SyncJob, attempts: number): Promise<void> {
-    await this.jobs().update(
-      { id: job.id, leasedBy: this.workerId, state: 'processing' },
-      {
-        state: 'pending',
-        attempts,
-        leaseUntil: null,
-        leasedBy: null,
-        nextAttemptTime: new Date(Date.now() + BUSY_PASS_DELAY_MS),
-        updatedTime: new Date(),
-      },
-    );
   }
 
   private async process(job: SyncJob): Promise<void> {
@@ -223,37 +196,21 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
 
   /** Saves the object cursor and extends the lease, while this worker still holds the job. */
   private async checkpoint(job: SyncJob, lastObjectId: string | null): Promise<boolean> {
-    const now = new Date();
-    const result = await this.jobs().update(
-      { id: job.id, leasedBy: this.workerId, state: 'processing' },
-      {
-        lastObjectId,
-        leaseUntil: new Date(now.getTime() + this.config.worker.leaseMs),
-        updatedTime: now,
-      },
-    );
-    if (result.affected !== 1) {
-      this.logger.warn({ jobId: job.id }, 'Lost the lease of a WalletB sync job');
-    }
-    return result.affected === 1;
+    const held = await this.lease.checkpoint(job.id, { lastObjectId });
+    if (!held) this.logger.warn({ jobId: job.id }, 'Lost the lease of a WalletB sync job');
+    return held;
   }
 
   private async finish(
     job: SyncJob,
     fields: { objectHash: string | null; lastObjectId?: string | null },
   ): Promise<void> {
-    const now = new Date();
-    await this.jobs().update(
-      { id: job.id, leasedBy: this.workerId, state: 'processing' },
-      {
-        ...fields,
-        state: 'done',
-        leaseUntil: null,
-        lastError: null,
-        finishedTime: now,
-        updatedTime: now,
-      },
-    );
+    await this.lease.finish(job.id, {
+      ...fields,
+      state: 'done',
+      lastError: null,
+      finishedTime: new Date(),
+    });
   }
 
   /** Back to pending after a delay (from the object cursor), or failed after MAX_ATTEMPTS. */
@@ -268,19 +225,13 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
     const ceiling = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (job.attempts - 1));
     // Equal jitter: at least half the ceiling, so retries do not bunch up at zero.
     const delay = Math.floor(ceiling / 2 + Math.random() * (ceiling / 2));
-    await this.jobs().update(
-      { id: job.id, leasedBy: this.workerId, state: 'processing' },
-      {
-        lastObjectId,
-        lastError,
-        leaseUntil: null,
-        leasedBy: null,
-        updatedTime: now,
-        ...(givingUp
-          ? { state: 'failed', finishedTime: now }
-          : { state: 'pending', nextAttemptTime: new Date(now.getTime() + delay) }),
-      },
-    );
+    await this.lease.release(job.id, {
+      lastObjectId,
+      lastError,
+      ...(givingUp
+        ? { state: 'failed', finishedTime: now }
+        : { state: 'pending', nextAttemptTime: new Date(now.getTime() + delay) }),
+    });
     this.logger.warn(
       { jobId: job.id, passId: job.passId, attempts: job.attempts, givingUp },
       `WalletB sync failed: ${lastError}`,

@@ -1,3 +1,4 @@
+import { LeasedRow } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type SyncJobState = 'pending' | 'processing' | 'done' | 'superseded' | 'failed';
@@ -8,7 +9,7 @@ export type SyncJobState = 'pending' | 'processing' | 'done' | 'superseded' | 'f
  * when Google fails, resumable after a crash.
  */
 @Entity({ name: 'wallet_b_sync_job' })
-export class SyncJob {
+export class SyncJob extends LeasedRow {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id!: string;
 
@@ -21,17 +22,8 @@ export class SyncJob {
   @Column({ type: 'varchar', length: 16 })
   state!: SyncJobState;
 
-  @Column({ type: 'int', default: 0 })
-  attempts!: number;
-
   @Column({ name: 'next_attempt_time', type: 'datetime', precision: 3 })
   nextAttemptTime!: Date;
-
-  @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
-  leaseUntil!: Date | null;
-
-  @Column({ name: 'leased_by', type: 'varchar', length: 64, nullable: true })
-  leasedBy!: string | null;
 
   @Column({ name: 'last_object_id', type: 'varchar', length: 36, nullable: true })
   lastObjectId!: string | null;

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Registration } from '../passkit/registration.entity';
+import { RegistrationsService } from '../passkit/registrations.service';
+import { WALLET_A_PUSHER, type PushOutcome, type WalletAPusher } from './wallet-a-pusher';
+
+/**
+ * Pushes "this pass changed" to a batch of registrations: one push per device token (a device
+ * registered for several passes, or twice, is pushed once), each registration told its token's
+ * outcome, and the registrations of a token APNs calls unregistered deactivated. The pass
+ * update worker and the notification worker both fan out through it.
+ */
+@Injectable()
+export class RegistrationFanOut {
+  constructor(
+    @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
+    private readonly registrations: RegistrationsService,
+  ) {}
+
+  /** Why pushes cannot be sent at all (no credentials), or null when they can. */
+  unavailableReason(): string | null {
+    return this.pusher.unavailableReason();
+  }
+
+  async push(
+    batch: readonly Registration[],
+    onOutcome: (registration: Registration, outcome: PushOutcome) => void | Promise<void>,
+  ): Promise<void> {
+    const byToken = new Map<string, Registration[]>();
+    for (const registration of batch) {
+      const same = byToken.get(registration.pushToken);
+      if (same) same.push(registration);
+      else byToken.set(registration.pushToken, [registration]);
+    }
+    await this.pusher.pushUpdates([...byToken.keys()], async (token, outcome) => {
+      for (const registration of byToken.get(token) ?? []) {
+        if (outcome.status === 'unregistered') {
+          await this.registrations.removeUnreachable(registration);
+        }
+        await onOutcome(registration, outcome);
+      }
+    });
+  }
+}
