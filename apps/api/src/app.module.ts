@@ -5,6 +5,7 @@ import {
   DatabaseModule,
   OpsModule,
   RateLimitModule,
+  SchedulerModule,
   type AppConfig,
 } from '@app/core';
 import { LocationsModule } from '@app/locations';
@@ -24,6 +25,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(),
+        SchedulerModule,
         RateLimitModule,
         OpsModule,
         AuthModule,

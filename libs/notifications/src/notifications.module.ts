@@ -1,8 +1,12 @@
 import { AuthModule } from '@app/auth';
 import { PassesModule } from '@app/passes';
 import { WalletAModule } from '@app/wallet-a';
+import { WalletBModule } from '@app/wallet-b';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { NOTIFICATION_CHANNELS, type NotificationChannel } from './channels/notification-channel';
+import { WalletANotificationChannel } from './channels/wallet-a.channel';
+import { WalletBNotificationChannel } from './channels/wallet-b.channel';
 import { NotificationDelivery } from './entities/notification-delivery.entity';
 import { Notification } from './entities/notification.entity';
 import { NotificationStatsService } from './notification-stats.service';
@@ -16,9 +20,22 @@ import { NotificationsService } from './notifications.service';
     AuthModule,
     PassesModule,
     WalletAModule,
+    WalletBModule,
   ],
   controllers: [NotificationsController],
-  providers: [NotificationsService, NotificationStatsService, NotificationWorker],
+  providers: [
+    NotificationsService,
+    NotificationStatsService,
+    NotificationWorker,
+    WalletANotificationChannel,
+    WalletBNotificationChannel,
+    {
+      // The order the worker delivers in: WalletA first, whose fan-out is the long part.
+      provide: NOTIFICATION_CHANNELS,
+      inject: [WalletANotificationChannel, WalletBNotificationChannel],
+      useFactory: (...channels: NotificationChannel[]) => channels,
+    },
+  ],
   exports: [NotificationsService, NotificationWorker],
 })
 export class NotificationsModule {}

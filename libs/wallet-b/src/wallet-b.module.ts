@@ -1,8 +1,7 @@
 import { APP_CONFIG, type AppConfig } from '@app/core';
-import { WALLET_B_MESSENGER } from '@app/notifications';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
-import { Global, Logger, Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GoogleRootKeys } from './callbacks/root-keys';
 import { WalletBCallback } from './callbacks/wallet-b-callback.entity';
@@ -20,11 +19,8 @@ import { WALLET_B_SERVICE_ACCOUNT, WalletBService } from './wallet-b.service';
 /**
  * WalletB (Google Wallet) end to end: pass classes kept in sync, "Add to WalletB" save links
  * (`googleSaveUrl`, the holder page's button), messages to holders, and Google's save/delete
- * callbacks driving the google* counters. Global so that the notifications worker finds this
- * module's WalletBService as its WALLET_B_MESSENGER without the notifications module (which
- * declares that interface) depending on this one.
+ * callbacks driving the google* counters.
  */
-@Global()
 @Module({
   imports: [
     TypeOrmModule.forFeature([WalletBObject, WalletBCallback, WalletBMessage, SyncJob]),
@@ -55,11 +51,10 @@ import { WALLET_B_SERVICE_ACCOUNT, WalletBService } from './wallet-b.service';
       useFactory: (config: AppConfig) => new GoogleRootKeys(config.walletB.callbackKeysUrl),
     },
     WalletBService,
-    { provide: WALLET_B_MESSENGER, useExisting: WalletBService },
     WalletBCallbacksService,
     ClassSyncService,
     ClassSyncWorker,
   ],
-  exports: [WalletBService, ClassSyncWorker, WALLET_B_MESSENGER],
+  exports: [WalletBService, ClassSyncWorker],
 })
 export class WalletBModule {}

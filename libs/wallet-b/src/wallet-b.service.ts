@@ -1,5 +1,4 @@
 import { APP_CONFIG, newId, NotFoundError, type AppConfig } from '@app/core';
-import type { WalletBMessenger } from '@app/notifications';
 import { GoogleSaveLinks, lockPassRow, type GoogleSaveLinkProvider, type Pass } from '@app/passes';
 import { UploadsService } from '@app/uploads';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
@@ -52,10 +51,10 @@ export type WalletBSendResult =
 /**
  * The WalletB (Google Wallet) provider: the pass's Generic class, "Add to WalletB" save links,
  * and messages to holders. Used by the passes API (save links), the holder page, the
- * notifications worker (messages, as its WalletBMessenger) and the class-sync worker.
+ * notifications worker (messages, through its WalletB channel) and the class-sync worker.
  */
 @Injectable()
-export class WalletBService implements GoogleSaveLinkProvider, WalletBMessenger, OnModuleInit {
+export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     private readonly client: GoogleWalletClient,

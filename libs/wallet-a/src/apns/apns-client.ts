@@ -12,7 +12,7 @@ import type {
   ApnsResult,
   ApnsRetryOptions,
 } from './apns.types';
-import { backoffDelay } from './backoff';
+import { backoffDelay } from '@app/core';
 import { isValidDeviceToken } from './device-token';
 import { ProviderTokenSigner } from './provider-token';
 

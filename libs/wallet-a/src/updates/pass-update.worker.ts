@@ -1,12 +1,14 @@
-import { APP_CONFIG, Lease, newWorkerId, TickLoop, type AppConfig } from '@app/core';
-import { HolderChanges } from '@app/passes';
 import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+  APP_CONFIG,
+  Lease,
+  newWorkerId,
+  WorkerScheduler,
+  type AppConfig,
+  type PolledWorker,
+  type WorkerHandle,
+} from '@app/core';
+import { HolderChanges } from '@app/passes';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Brackets, DataSource, IsNull, LessThan, MoreThan } from 'typeorm';
 import { Registration } from '../passkit/registration.entity';
 import { PushJob } from './push-job.entity';
@@ -25,18 +27,19 @@ const JOBS_PER_TICK = 10;
  * is pushed twice, which only makes a device fetch the pass once more).
  */
 @Injectable()
-export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('PassUpdates');
+export class PassUpdateWorker implements PolledWorker, OnApplicationShutdown {
+  readonly name = 'PassUpdates';
+  private readonly logger = new Logger(this.name);
   private readonly lease: Lease<PushJob>;
-  private readonly loop = new TickLoop('Pass update', () => this.tick(), this.logger);
-  private stopped = false;
+  private readonly handle: WorkerHandle;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly fanOut: RegistrationFanOut,
-    private readonly hooks: HolderChanges,
+    hooks: HolderChanges,
     @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
+    scheduler: WorkerScheduler,
   ) {
     this.lease = new Lease(dataSource, {
       entity: PushJob,
@@ -44,30 +47,23 @@ export class PassUpdateWorker implements OnApplicationBootstrap, OnApplicationSh
       leaseMs: config.worker.leaseMs,
       held: { state: 'processing' },
     });
+    this.handle = scheduler.register(this);
+    // A pass change queued a job: push it now rather than at the next poll.
+    hooks.onCommitted(() => this.handle.kick());
   }
 
-  onApplicationBootstrap(): void {
-    if (!this.config.worker.enabled) return;
-    this.hooks.onCommitted(() => this.loop.kick());
-    this.loop.start(this.config.worker.schedulerIntervalMs);
-  }
-
+  /** Runs after the scheduler stopped the polls and the tick in progress finished. */
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.loop.stop();
     await this.pusher.close();
   }
 
   /** Claims and completes due jobs; returns how many it processed. */
-  async tick(): Promise<number> {
-    let processed = 0;
-    while (processed < JOBS_PER_TICK && !this.stopped) {
-      const job = await this.claimNext();
-      if (job === null) break;
-      await this.process(job);
-      processed += 1;
-    }
-    return processed;
+  tick(): Promise<number> {
+    return this.handle.drain(
+      () => this.claimNext(),
+      (job) => this.process(job),
+      JOBS_PER_TICK,
+    );
   }
 
   private async claimNext(): Promise<PushJob | null> {

@@ -1,4 +1,4 @@
-import { backoffDelay } from '@app/wallet-a/apns/backoff';
+import { backoffDelay } from '@app/core';
 import { Logger, type LoggerService } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessTokenSource, describeError } from './access-tokens';

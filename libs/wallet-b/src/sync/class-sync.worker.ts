@@ -1,12 +1,14 @@
-import { APP_CONFIG, Lease, newWorkerId, TickLoop, type AppConfig } from '@app/core';
-import { Pass, HolderChanges } from '@app/passes';
 import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+  APP_CONFIG,
+  Lease,
+  newWorkerId,
+  WorkerScheduler,
+  type AppConfig,
+  type PolledWorker,
+  type WorkerHandle,
+} from '@app/core';
+import { Pass, HolderChanges } from '@app/passes';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Brackets, DataSource, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not } from 'typeorm';
 import { GoogleWalletClient } from '../google/google-wallet-client';
 import { buildObjectContent, objectContentHash } from '../google/pass-resources';
@@ -32,18 +34,19 @@ const BUSY_PASS_DELAY_MS = 2_000;
  * Runs only where WalletB is configured; jobs queued meanwhile wait for it.
  */
 @Injectable()
-export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('WalletBSync');
+export class ClassSyncWorker implements PolledWorker {
+  readonly name = 'WalletBSync';
+  private readonly logger = new Logger(this.name);
   private readonly lease: Lease<SyncJob>;
-  private readonly loop = new TickLoop('WalletB sync', () => this.tick(), this.logger);
-  private stopped = false;
+  private readonly handle: WorkerHandle;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly walletB: WalletBService,
     private readonly client: GoogleWalletClient,
-    private readonly hooks: HolderChanges,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    hooks: HolderChanges,
+    @Inject(APP_CONFIG) config: AppConfig,
+    scheduler: WorkerScheduler,
   ) {
     this.lease = new Lease(dataSource, {
       entity: SyncJob,
@@ -51,34 +54,26 @@ export class ClassSyncWorker implements OnApplicationBootstrap, OnApplicationShu
       leaseMs: config.worker.leaseMs,
       held: { state: 'processing' },
     });
+    this.handle = scheduler.register(this);
+    hooks.onCommitted(() => this.handle.kick());
   }
 
-  onApplicationBootstrap(): void {
-    if (!this.config.worker.enabled || !this.walletB.configured) return;
-    this.hooks.onCommitted(() => this.loop.kick());
-    this.loop.start(this.config.worker.schedulerIntervalMs);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.loop.stop();
+  runsHere(): boolean {
+    return this.walletB.configured;
   }
 
   /** Runs a tick now, or right after the one in progress. */
   kick(): void {
-    this.loop.kick();
+    this.handle.kick();
   }
 
   /** Claims and works on due jobs; returns how many it took. */
-  async tick(): Promise<number> {
-    let processed = 0;
-    while (processed < JOBS_PER_TICK && !this.stopped) {
-      const job = await this.claimNext();
-      if (job === null) break;
-      await this.process(job);
-      processed += 1;
-    }
-    return processed;
+  tick(): Promise<number> {
+    return this.handle.drain(
+      () => this.claimNext(),
+      (job) => this.process(job),
+      JOBS_PER_TICK,
+    );
   }
 
   private jobs() {
