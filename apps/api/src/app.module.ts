@@ -1,12 +1,6 @@
 import { AuthModule } from '@app/auth';
 import { CampaignsModule } from '@app/campaigns';
-import {
-  ConfigModule,
-  DatabaseModule,
-  OpsModule,
-  RateLimitModule,
-  type AppConfig,
-} from '@app/core';
+import { ConfigModule, DatabaseModule, OpsModule, type AppConfig } from '@app/core';
 import { LocationsModule } from '@app/locations';
 import { NotificationsModule } from '@app/notifications';
 import { PassesModule } from '@app/passes';
@@ -14,6 +8,7 @@ import { UploadsModule } from '@app/uploads';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
 import { DynamicModule, Module } from '@nestjs/common';
+import { HttpModule } from './http.module';
 
 /** The HTTP application. Built from a parsed config so tests can start it with their own. */
 @Module({})
@@ -24,7 +19,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(),
-        RateLimitModule,
+        HttpModule,
         OpsModule,
         AuthModule,
         UploadsModule,

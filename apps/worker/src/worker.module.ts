@@ -1,4 +1,4 @@
-import { ConfigModule, DatabaseModule, RateLimitModule, type AppConfig } from '@app/core';
+import { ConfigModule, DatabaseModule, type AppConfig } from '@app/core';
 import { NotificationsModule } from '@app/notifications';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
@@ -19,10 +19,6 @@ export class WorkerModule {
         // A worker process always works, whatever WORKER_ENABLED says for API processes.
         ConfigModule.forRoot({ ...config, worker: { ...config.worker, enabled: true } }),
         DatabaseModule.forRoot(),
-        // No HTTP here, but AuthModule (which the passes and notifications modules import for
-        // their controllers) registers the global rate-limit guard, whose provider lives here:
-        // without it the worker process does not start.
-        RateLimitModule,
         WalletAModule,
         WalletBModule,
         NotificationsModule,
