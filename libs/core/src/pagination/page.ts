@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { sqlDialect } from '../database/dialect';
 import { InvalidInputError } from '../errors/domain-errors';
 import { ID_PATTERN } from '../ids/ids';
 
@@ -123,9 +124,7 @@ export async function paginateSql<Row extends Record<string, unknown>>(
     params.push(decodeCursor(page.cursor));
   }
   const hint =
-    query.pageIndex !== undefined && dataSource.options.type === 'mysql'
-      ? ` FORCE INDEX (${query.pageIndex})`
-      : '';
+    query.pageIndex === undefined ? '' : sqlDialect(dataSource).forceIndex(query.pageIndex);
   const from =
     query.joins === undefined ? `${query.table}${hint}` : `${query.table}${hint} ${query.joins}`;
   const rows = await dataSource.query<Row[]>(
