@@ -4,7 +4,6 @@ import {
   ConfigModule,
   DatabaseModule,
   OpsModule,
-  RateLimitModule,
   SchedulerModule,
   type AppConfig,
 } from '@app/core';
@@ -15,6 +14,7 @@ import { UploadsModule } from '@app/uploads';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
 import { DynamicModule, Module } from '@nestjs/common';
+import { HttpModule } from './http.module';
 
 /** The HTTP application. Built from a parsed config so tests can start it with their own. */
 @Module({})
@@ -26,7 +26,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(),
         SchedulerModule,
-        RateLimitModule,
+        HttpModule,
         OpsModule,
         AuthModule,
         UploadsModule,

@@ -1,18 +1,12 @@
 import {
   AllExceptionsFilter,
   applyServerTimeouts,
-  ClientIpLimitGuard,
-  ContentTypeGuard,
   createValidationPipe,
-  JsonBodyGuard,
-  RATE_LIMIT_STORE,
   requestContextMiddleware,
   requestDeadlineMiddleware,
   type AppConfig,
-  type RateLimitStore,
 } from '@app/core';
 import { RequestMethod } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { setupSwagger } from './swagger';
 
@@ -30,7 +24,8 @@ const UNVERSIONED = [
 /**
  * Everything main.ts does to the app besides listening, shared with the end-to-end tests so
  * they exercise exactly what production runs. The app must be created with `bodyParser: false`:
- * JSON bodies are read by {@link JsonBodyGuard}, within the limits of the route they are for.
+ * JSON bodies are read by `JsonBodyGuard`, within the limits of the route they are for. The
+ * global guards and interceptor are in `HttpModule`, which AppModule imports.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.set('trust proxy', config.trustProxyHops);
@@ -43,14 +38,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(createValidationPipe());
-  const reflector = app.get(Reflector);
-  // After the authentication and rate-limit guards (APP_GUARD), in this order: a body of the
-  // wrong type or over a route's per-IP budget is refused before it is read.
-  app.useGlobalGuards(
-    new ContentTypeGuard(reflector),
-    new ClientIpLimitGuard(reflector, app.get<RateLimitStore>(RATE_LIMIT_STORE)),
-    new JsonBodyGuard(reflector, config),
-  );
   setupSwagger(app, config.publicBaseUrl);
   app.enableShutdownHooks();
 }

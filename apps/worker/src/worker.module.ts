@@ -1,10 +1,4 @@
-import {
-  ConfigModule,
-  DatabaseModule,
-  RateLimitModule,
-  SchedulerModule,
-  type AppConfig,
-} from '@app/core';
+import { ConfigModule, DatabaseModule, SchedulerModule, type AppConfig } from '@app/core';
 import { NotificationsModule } from '@app/notifications';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
@@ -26,10 +20,6 @@ export class WorkerModule {
         ConfigModule.forRoot({ ...config, worker: { ...config.worker, enabled: true } }),
         DatabaseModule.forRoot(),
         SchedulerModule,
-        // No HTTP here, but AuthModule (which the passes and notifications modules import for
-        // their controllers) registers the global rate-limit guard, whose provider lives here:
-        // without it the worker process does not start.
-        RateLimitModule,
         WalletAModule,
         WalletBModule,
         NotificationsModule,

@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { RateLimitGuard } from '@app/core';
+import { RateLimitModule } from '@app/core';
 import { AccountsController } from './controllers/accounts.controller';
 import { ApiKeysController } from './controllers/api-keys.controller';
 import { AuthController } from './controllers/auth.controller';
@@ -12,9 +11,7 @@ import { MembersController } from './controllers/members.controller';
 import { WorkspacesController } from './controllers/workspaces.controller';
 import { AUTH_ENTITIES } from './entities';
 import { ApiKeyStrategy } from './guards/api-key.strategy';
-import { AuthenticationGuard } from './guards/authentication.guard';
 import { JwtStrategy } from './guards/jwt.strategy';
-import { WorkspaceInterceptor } from './guards/workspace.interceptor';
 import { AccountsService } from './services/accounts.service';
 import { ApiKeysService } from './services/api-keys.service';
 import { AuthService } from './services/auth.service';
@@ -26,14 +23,17 @@ import { PrincipalService } from './services/principal.service';
 import { WorkspacesService } from './services/workspaces.service';
 
 /**
- * Identity and access: users, organisations, workspaces, API keys, and the global guards
- * (authentication, then rate limiting per caller) and workspace interceptor.
+ * Identity and access: users, organisations, workspaces, API keys, and the passport
+ * strategies behind `AuthenticationGuard`. The guard and the workspace interceptor are
+ * registered globally by the HTTP application (apps/api), not here, so that the worker can
+ * import the modules that import this one without taking HTTP concerns along.
  */
 @Module({
   imports: [
     TypeOrmModule.forFeature(AUTH_ENTITIES),
     PassportModule.register({ session: false, property: 'principal' }),
     JwtModule.register({}),
+    RateLimitModule,
   ],
   controllers: [
     AuthController,
@@ -55,10 +55,6 @@ import { WorkspacesService } from './services/workspaces.service';
     BootstrapService,
     JwtStrategy,
     ApiKeyStrategy,
-    // Guards run in this order: who is calling, then how often they have called.
-    { provide: APP_GUARD, useClass: AuthenticationGuard },
-    { provide: APP_GUARD, useExisting: RateLimitGuard },
-    { provide: APP_INTERCEPTOR, useClass: WorkspaceInterceptor },
   ],
   exports: [WorkspacesService, AccountsService, TypeOrmModule],
 })

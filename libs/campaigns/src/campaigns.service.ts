@@ -9,6 +9,7 @@ import {
   type Page,
   type Principal,
   likeContains,
+  sqlDialect,
 } from '@app/core';
 import { CSV, GIF, JPEG, PNG, UploadsService, WEBP, Upload } from '@app/uploads';
 import { Injectable } from '@nestjs/common';
@@ -197,7 +198,7 @@ export class CampaignsService {
       .createQueryBuilder(Campaign, 'campaign')
       .where('campaign.id = :id', { id })
       .andWhere('campaign.workspace_id = :workspaceId', { workspaceId });
-    if (manager.connection.options.type !== 'better-sqlite3') query.setLock('pessimistic_write');
+    if (sqlDialect(manager.connection).rowLocks) query.setLock('pessimistic_write');
     const campaign = await query.getOne();
     if (campaign === null) throw new NotFoundError('Campaign', id);
     return campaign;

@@ -2,6 +2,7 @@ export * from './config/app-config';
 export * from './config/config.module';
 export * from './database/audited.entity';
 export * from './database/data-source-options';
+export * from './database/dialect';
 export * from './database/database.module';
 export * from './database/db-errors';
 export * from './database/entity-rows';

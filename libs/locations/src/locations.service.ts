@@ -1,4 +1,11 @@
-import { likeContains, NotFoundError, paginate, stampCreated, type Page } from '@app/core';
+import {
+  likeContains,
+  NotFoundError,
+  paginate,
+  sqlDialect,
+  stampCreated,
+  type Page,
+} from '@app/core';
 import { HolderChanges, Pass, PassesService, type HolderChangeSet } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -114,7 +121,7 @@ export class LocationsService {
       });
     }
     if (query.name !== undefined) {
-      if (this.isMysql()) {
+      if (sqlDialect(this.dataSource).isMysql) {
         // The column's collation (utf8mb4_unicode_ci) ignores case and trailing spaces, and
         // location names are not unique, so filtering the exact value in code would leave
         // short or empty pages. A binary collation on the parameter makes the comparison
@@ -257,11 +264,6 @@ export class LocationsService {
    * transaction at a time (see sqlite-gate.ts) and is serialisable anyway.
    */
   private transaction<T>(work: (changes: HolderChangeSet) => Promise<T>): Promise<T> {
-    return this.holderChanges.transaction(work, this.isMysql() ? 'READ COMMITTED' : undefined);
-  }
-
-  private isMysql(): boolean {
-    const type = this.dataSource.options.type;
-    return type === 'mysql' || type === 'mariadb';
+    return this.holderChanges.transaction(work, sqlDialect(this.dataSource).readCommitted);
   }
 }

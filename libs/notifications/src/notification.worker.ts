@@ -2,6 +2,7 @@ import {
   APP_CONFIG,
   Lease,
   newWorkerId,
+  sqlDialect,
   WorkerScheduler,
   type AppConfig,
   type PolledWorker,
@@ -90,7 +91,7 @@ export class NotificationWorker implements PolledWorker {
       .where("n.status = 'Scheduled'")
       .getRawOne<{ at: Date | string | null }>();
     if (next?.at === null || next?.at === undefined) return;
-    const at = next.at instanceof Date ? next.at : new Date(`${next.at.replace(' ', 'T')}Z`);
+    const at = sqlDialect(this.dataSource).readDate(next.at);
     const wait = at.getTime() - Date.now();
     if (wait <= this.config.worker.schedulerIntervalMs) this.handle.wakeAfter(wait + 5);
   }

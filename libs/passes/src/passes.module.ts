@@ -1,4 +1,5 @@
 import { AuthModule } from '@app/auth';
+import { RateLimitModule } from '@app/core';
 import { UploadsModule } from '@app/uploads';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -15,7 +16,12 @@ import { PassesService } from './passes.service';
 import { ShortLinksService } from './short-links.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Pass, ShortLink, LinkClick]), AuthModule, UploadsModule],
+  imports: [
+    TypeOrmModule.forFeature([Pass, ShortLink, LinkClick]),
+    AuthModule,
+    UploadsModule,
+    RateLimitModule,
+  ],
   controllers: [PassesController, LinkRedirectController],
   providers: [
     PassesService,

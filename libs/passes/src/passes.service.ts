@@ -203,8 +203,8 @@ export class PassesService {
    * joined in) instead of two through the query builder; see {@link EntityRows}.
    */
   async list(workspaceId: string, query: ListPassesQuery): Promise<Page<PassView>> {
-    const where = ['p.workspace_id = ?', 'p.deleted_time IS NULL'];
-    const params: unknown[] = [workspaceId];
+    const where = ['p.deleted_time IS NULL'];
+    const params: unknown[] = [];
     if (query.keyword !== undefined && query.keyword !== '') {
       where.push("p.name_key LIKE ? ESCAPE '!'");
       params.push(likeContains(query.keyword));
@@ -231,9 +231,11 @@ export class PassesService {
       query.name !== undefined || query.id !== undefined || (query.ids?.length ?? 0) > 0;
     const page = await paginateSql<Record<string, unknown>>(
       this.dataSource,
+      workspaceId,
       {
         select: `${this.passRows.select}, a.name AS account_name`,
-        table: 'pass p',
+        table: 'pass',
+        alias: 'p',
         // Reading along (workspace, id) suits every filter but the selective ones.
         pageIndex: selective ? undefined : 'ix_pass_workspace',
         joins: 'LEFT JOIN account a ON a.id = p.account_id AND a.workspace_id = p.workspace_id',

@@ -1,4 +1,4 @@
-import { APP_CONFIG, type AppConfig } from '@app/core';
+import { APP_CONFIG, RateLimitModule, type AppConfig } from '@app/core';
 import { LocationsModule } from '@app/locations';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
@@ -31,6 +31,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     PassesModule,
     UploadsModule,
     LocationsModule,
+    RateLimitModule,
   ],
   controllers: [PassKitController, HolderController],
   providers: [

@@ -9,7 +9,8 @@ type EntityList = NonNullable<DataSourceOptions['entities']>;
 
 /**
  * One description of the database for the app, the worker, the TypeORM CLI and the tests.
- * `synchronize` is never on: the schema comes only from migrations.
+ * `synchronize` is never on: the schema comes only from migrations. For SQLite it installs the
+ * connection gate first, so no data source built from these options runs ungated.
  */
 export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): DataSourceOptions {
   const common = {
@@ -35,6 +36,7 @@ export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): Dat
     };
   }
 
+  // TypeORM shares one connection between all callers; the gate makes them take turns.
   installSqliteConnectionGate();
   if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
   return {

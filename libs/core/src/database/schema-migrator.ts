@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { sqlDialect } from './dialect';
 
 const MIGRATION_LOCK = 'wallet_pass_service_migrations';
 
@@ -9,7 +10,7 @@ const MIGRATION_LOCK = 'wallet_pass_service_migrations';
  * lock makes instances that start together take turns, so only one applies each migration.
  */
 export async function runMigrations(dataSource: DataSource, logger?: Logger): Promise<string[]> {
-  const lockRunner = dataSource.options.type === 'mysql' ? dataSource.createQueryRunner() : null;
+  const lockRunner = sqlDialect(dataSource).isMysql ? dataSource.createQueryRunner() : null;
   try {
     if (lockRunner) {
       const [row] = (await lockRunner.query('SELECT GET_LOCK(?, 120) AS acquired', [

@@ -1,4 +1,5 @@
 import type { TableColumnOptions } from 'typeorm';
+import { dialectOfType } from './dialect';
 
 /**
  * Column builders for migrations. Migrations use TypeORM's QueryRunner schema API so the same
@@ -52,17 +53,14 @@ export const auditedColumns = (): TableColumnOptions[] => [
   refColumn('updated_by', true),
 ];
 
-/**
- * JSON documents stored as text (TypeORM `simple-json`): TEXT on SQLite, MEDIUMTEXT on MySQL,
- * where TEXT would stop at 64 KiB.
- */
+/** JSON documents stored as text (TypeORM `simple-json`), in the dialect's large text type. */
 export const jsonColumn = (
   name: string,
   dialect: string | undefined,
   nullable = false,
 ): TableColumnOptions => ({
   name,
-  type: dialect === 'mysql' || dialect === 'mariadb' ? 'mediumtext' : 'text',
+  type: dialectOfType(dialect).jsonTextType,
   isNullable: nullable,
 });
 

@@ -53,12 +53,43 @@ function holdsGate(gate: Mutex): boolean {
 
 type Method = (this: QueryRunner, ...args: unknown[]) => Promise<unknown>;
 
+/**
+ * TypeORM gives no way to supply the query runner (the driver builds its one runner itself,
+ * and the `driver` option only swaps the native library), so the gate wraps methods of
+ * TypeORM's internal BetterSqlite3QueryRunner class. It was written against this TypeORM
+ * version; sqlite-gate.typeorm.spec.ts fails once another version is installed, so that the
+ * wrapped internals are read again before the pin moves.
+ */
+export const SQLITE_GATE_TYPEORM_VERSION = '1.1.1';
+
+/** The query runner methods the gate wraps. */
+export const SQLITE_GATE_METHODS = [
+  'query',
+  'startTransaction',
+  'commitTransaction',
+  'rollbackTransaction',
+] as const;
+
 let installed = false;
 
+/**
+ * Installs the gate on every better-sqlite3 data source of this process. Idempotent; called by
+ * `dataSourceOptions` when it describes a SQLite database, so every data source built
+ * from those options (app, worker, CLI, tests) is gated before it runs a statement.
+ */
 export function installSqliteConnectionGate(): void {
   if (installed) return;
+  const found = BetterSqlite3QueryRunner.prototype as unknown as Record<string, unknown>;
+  const missing = SQLITE_GATE_METHODS.filter((name) => typeof found[name] !== 'function');
+  if (missing.length > 0) {
+    // Running ungated would let concurrent transactions corrupt each other: refuse to start.
+    throw new Error(
+      `SQLite connection gate: TypeORM's BetterSqlite3QueryRunner has no ${missing.join(', ')} ` +
+        `(the gate was written for TypeORM ${SQLITE_GATE_TYPEORM_VERSION})`,
+    );
+  }
   installed = true;
-  const prototype = BetterSqlite3QueryRunner.prototype as unknown as Record<string, Method>;
+  const prototype = found as Record<(typeof SQLITE_GATE_METHODS)[number], Method>;
   const { query, startTransaction, commitTransaction, rollbackTransaction } = prototype;
 
   prototype.query = async function (this: QueryRunner, ...args: unknown[]) {

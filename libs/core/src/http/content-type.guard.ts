@@ -23,7 +23,7 @@ function hasBody(request: AppRequest): boolean {
  *
  * A guard rather than an interceptor: it only checks the request, and every interceptor wraps
  * each request in its own observable chain (about 0.1 ms of CPU per request, BENCHMARKS.md).
- * Registered with `useGlobalGuards`, it runs after the authentication and rate-limit guards,
+ * A global guard (apps/api HttpModule) after the authentication and rate-limit guards,
  * so a caller without credentials still gets 401 first.
  */
 @Injectable()

@@ -40,17 +40,21 @@ describe('paginateSql', () => {
 
   const list: SqlListQuery = {
     select: 't.id AS t_id',
-    table: 'thing t',
+    table: 'thing',
+    alias: 't',
     pageIndex: 'ix_thing_workspace',
-    where: ['t.workspace_id = ?'],
-    params: ['w1'],
+    where: [],
+    params: [],
     idColumn: 't.id',
     idKey: 't_id',
   };
 
   it('reads along the page index on MySQL, keyset after the cursor, one row more than the page', async () => {
     const { dataSource, calls } = recordingDataSource('mysql');
-    const page = await paginateSql(dataSource, list, { limit: 2, cursor: encodeCursor(ids[0]) });
+    const page = await paginateSql(dataSource, 'w1', list, {
+      limit: 2,
+      cursor: encodeCursor(ids[0]),
+    });
     expect(calls[0].sql).toBe(
       'SELECT t.id AS t_id FROM thing t FORCE INDEX (ix_thing_workspace) ' +
         'WHERE t.workspace_id = ? AND t.id < ? ORDER BY t.id DESC LIMIT 3',
@@ -65,8 +69,30 @@ describe('paginateSql', () => {
 
   it('leaves the plan to SQLite, which reads the index range by itself', async () => {
     const { dataSource, calls } = recordingDataSource('better-sqlite3');
-    await paginateSql(dataSource, list, {});
+    await paginateSql(dataSource, 'w1', list, {});
     expect(calls[0].sql).not.toContain('FORCE INDEX');
     expect(calls[0].sql).toContain('LIMIT 21');
+  });
+
+  it("adds the workspace predicate itself, before the caller's conditions", async () => {
+    const { dataSource, calls } = recordingDataSource('mysql');
+    await paginateSql(
+      dataSource,
+      'w2',
+      {
+        ...list,
+        joins: 'LEFT JOIN owner o ON o.id = t.owner_id',
+        where: ['t.deleted_time IS NULL', 't.status IN (?, ?)'],
+        params: ['Draft', 'Published'],
+      },
+      { limit: 5 },
+    );
+    expect(calls[0].sql).toBe(
+      'SELECT t.id AS t_id FROM thing t FORCE INDEX (ix_thing_workspace) ' +
+        'LEFT JOIN owner o ON o.id = t.owner_id ' +
+        'WHERE t.workspace_id = ? AND t.deleted_time IS NULL AND t.status IN (?, ?) ' +
+        'ORDER BY t.id DESC LIMIT 6',
+    );
+    expect(calls[0].params).toEqual(['w2', 'Draft', 'Published']);
   });
 });

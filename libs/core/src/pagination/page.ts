@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { sqlDialect } from '../database/dialect';
 import { InvalidInputError } from '../errors/domain-errors';
 import { ID_PATTERN } from '../ids/ids';
 
@@ -86,12 +87,14 @@ function pageOf<T>(rows: T[], limit: number, idOf: (row: T) => unknown): Page<T>
   };
 }
 
-/** A list query in plain SQL for {@link paginateSql}; `where` must carry the workspace. */
+/** A list query of one workspace's rows in plain SQL, for {@link paginateSql}. */
 export interface SqlListQuery {
   /** Column list, e.g. an {@link EntityRows.select} plus joined columns. */
   select: string;
-  /** The listed table with its alias, e.g. `pass p`. */
+  /** The listed table, e.g. `pass`; it has a `workspace_id` column. */
   table: string;
+  /** The table's alias, e.g. `p`. */
+  alias: string;
   /**
    * The (workspace_id, id) index the pages are read along. MariaDB/MySQL otherwise pick a
    * `ref` on the workspace alone for middle pages and read every newer row of the workspace
@@ -100,7 +103,10 @@ export interface SqlListQuery {
   pageIndex?: string;
   /** Joins after the table. */
   joins?: string;
-  /** Conditions, joined with AND; `?` placeholders filled from `params` in order. */
+  /**
+   * Conditions besides the workspace, joined with AND; `?` placeholders filled from `params`
+   * in order.
+   */
   where: string[];
   params: unknown[];
   /** The time-ordered id column the pages are cut on, e.g. `p.id`. */
@@ -109,25 +115,28 @@ export interface SqlListQuery {
   idKey: string;
 }
 
-/** {@link paginate} for hand-written SQL: the same cursor, order and page size. */
+/**
+ * {@link paginate} for hand-written SQL: the same cursor, order and page size. The workspace
+ * predicate is added here, first, from a required argument, so that no list can forget it;
+ * with the id after it, `(workspace_id, id)` is the index the pages are read along.
+ */
 export async function paginateSql<Row extends Record<string, unknown>>(
   dataSource: DataSource,
+  workspaceId: string,
   query: SqlListQuery,
   page: PageQuery,
 ): Promise<Page<Row>> {
   const limit = page.limit ?? MAX_PAGE_SIZE;
-  const where = [...query.where];
-  const params = [...query.params];
+  const where = [`${query.alias}.workspace_id = ?`, ...query.where];
+  const params = [workspaceId, ...query.params];
   if (page.cursor !== undefined) {
     where.push(`${query.idColumn} < ?`);
     params.push(decodeCursor(page.cursor));
   }
   const hint =
-    query.pageIndex !== undefined && dataSource.options.type === 'mysql'
-      ? ` FORCE INDEX (${query.pageIndex})`
-      : '';
-  const from =
-    query.joins === undefined ? `${query.table}${hint}` : `${query.table}${hint} ${query.joins}`;
+    query.pageIndex === undefined ? '' : sqlDialect(dataSource).forceIndex(query.pageIndex);
+  const table = `${query.table} ${query.alias}${hint}`;
+  const from = query.joins === undefined ? table : `${table} ${query.joins}`;
   const rows = await dataSource.query<Row[]>(
     `SELECT ${query.select} FROM ${from} WHERE ${where.join(' AND ')} ` +
       `ORDER BY ${query.idColumn} DESC LIMIT ${limit + 1}`,

@@ -2,7 +2,6 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { FailureCounter } from './failure-counter';
-import { RateLimitGuard } from './rate-limit.guard';
 import {
   MemoryRateLimitStore,
   RATE_LIMIT_STORE,
@@ -10,6 +9,11 @@ import {
   type RateLimitStore,
 } from './rate-limit.store';
 
+/**
+ * The counters' store (memory, or Redis shared between instances) and the failure counter.
+ * Services that budget work per caller import it; the HTTP guards that read it are registered
+ * by the API application, so a process without HTTP gets the store and no guard.
+ */
 @Global()
 @Module({
   providers: [
@@ -29,10 +33,9 @@ import {
               config.rateLimit.redisKeyPrefix,
             ),
     },
-    RateLimitGuard,
     FailureCounter,
   ],
-  exports: [RATE_LIMIT_STORE, RateLimitGuard, FailureCounter],
+  exports: [RATE_LIMIT_STORE, FailureCounter],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}

@@ -1,4 +1,4 @@
-import { isUniqueViolation, newId } from '@app/core';
+import { isUniqueViolation, newId, sqlDialect } from '@app/core';
 import { lockPassRow, moveHolderCounters, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull, Not } from 'typeorm';
@@ -86,7 +86,11 @@ export class RegistrationsService {
       .andWhere('registration.removed_time IS NULL')
       .getRawMany<{ id: string; updatedTime: Date | string }>();
     if (rows.length === 0) return null;
-    const changes = rows.map((row) => ({ id: row.id, at: toMillis(row.updatedTime) }));
+    const dialect = sqlDialect(this.dataSource);
+    const changes = rows.map((row) => ({
+      id: row.id,
+      at: dialect.readDate(row.updatedTime).getTime(),
+    }));
     const lastUpdated = Math.max(...changes.map((change) => change.at));
     const serialNumbers = changes
       .filter((change) => since === undefined || change.at > since)
@@ -117,10 +121,4 @@ export class RegistrationsService {
         });
     });
   }
-}
-
-/** SQLite returns the raw datetime as UTC text, MySQL as a Date. */
-function toMillis(value: Date | string): number {
-  if (value instanceof Date) return value.getTime();
-  return new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`).getTime();
 }

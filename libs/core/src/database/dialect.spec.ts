@@ -1,0 +1,31 @@
+import { dialectOfType, sqlDialect } from './dialect';
+
+describe('sqlDialect', () => {
+  const mysql = sqlDialect({ options: { type: 'mysql' } });
+  const sqlite = sqlDialect({ options: { type: 'better-sqlite3' } });
+
+  it('treats MariaDB as MySQL and anything else as SQLite', () => {
+    expect(dialectOfType('mariadb')).toBe(mysql);
+    expect(dialectOfType(undefined)).toBe(sqlite);
+    expect([mysql.isMysql, sqlite.isMysql]).toEqual([true, false]);
+  });
+
+  it('hints an index on MySQL only', () => {
+    expect(mysql.forceIndex('ix_pass_workspace')).toBe(' FORCE INDEX (ix_pass_workspace)');
+    expect(sqlite.forceIndex('ix_pass_workspace')).toBe('');
+  });
+
+  it('asks for READ COMMITTED and row locks on MySQL only', () => {
+    expect([mysql.readCommitted, mysql.rowLocks]).toEqual(['READ COMMITTED', true]);
+    expect([sqlite.readCommitted, sqlite.rowLocks]).toEqual([undefined, false]);
+  });
+
+  it("reads SQLite's zone-less UTC text, ISO text and Dates as the same instant", () => {
+    const instant = new Date('2025-03-04T05:06:07.089Z');
+    for (const dialect of [mysql, sqlite]) {
+      expect(dialect.readDate('2025-03-04 05:06:07.089')).toEqual(instant);
+      expect(dialect.readDate('2025-03-04T05:06:07.089Z')).toEqual(instant);
+      expect(dialect.readDate(instant)).toBe(instant);
+    }
+  });
+});

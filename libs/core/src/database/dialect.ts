@@ -1,0 +1,70 @@
+/**
+ * Everything that differs between the two databases the service runs on: MySQL/MariaDB (a
+ * pool of real connections) and SQLite (one connection, one transaction or statement at a
+ * time, see sqlite-gate.ts). Services ask the dialect instead of checking the driver
+ * themselves, so a difference is written down once, with its reason.
+ */
+export interface SqlDialect {
+  /** MySQL or MariaDB; otherwise SQLite. */
+  readonly isMysql: boolean;
+  /**
+   * The index hint to put after a table reference, with its leading space: MySQL/MariaDB
+   * sometimes plan a `ref` on a prefix of the index and read far more rows than a keyset page
+   * needs; SQLite's planner reads the range by itself and knows no such hint (empty string).
+   */
+  forceIndex(index: string): string;
+  /**
+   * The isolation level for a transaction that must see what writers committed before it took
+   * its lock: READ COMMITTED on MySQL/MariaDB, whose REPEATABLE READ would keep reading the
+   * snapshot of the transaction's first read. Undefined on SQLite, whose transactions run one
+   * at a time and are serialisable anyway: start it without a level.
+   */
+  readonly readCommitted: 'READ COMMITTED' | undefined;
+  /**
+   * Whether `SELECT ... FOR UPDATE` exists. SQLite has no row locks; its transactions already
+   * run one at a time.
+   */
+  readonly rowLocks: boolean;
+  /** Column type of JSON documents kept as text: MySQL's TEXT would stop at 64 KiB. */
+  readonly jsonTextType: 'mediumtext' | 'text';
+  /**
+   * A date from a raw result (`query`, `getRawOne`), which TypeORM does not convert: mysql2
+   * hands over a Date, SQLite the UTC text TypeORM stored (`YYYY-MM-DD HH:MM:SS.SSS`, no zone).
+   */
+  readDate(value: Date | string): Date;
+}
+
+function readDate(value: Date | string): Date {
+  if (value instanceof Date) return value;
+  return new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
+}
+
+const MYSQL: SqlDialect = {
+  isMysql: true,
+  forceIndex: (index) => ` FORCE INDEX (${index})`,
+  readCommitted: 'READ COMMITTED',
+  rowLocks: true,
+  jsonTextType: 'mediumtext',
+  readDate,
+};
+
+const SQLITE: SqlDialect = {
+  isMysql: false,
+  forceIndex: () => '',
+  readCommitted: undefined,
+  rowLocks: false,
+  jsonTextType: 'text',
+  readDate,
+};
+
+/** The dialect of a TypeORM driver type (`DataSourceOptions['type']`), e.g. in a migration. */
+export function dialectOfType(type: string | undefined): SqlDialect {
+  return type === 'mysql' || type === 'mariadb' ? MYSQL : SQLITE;
+}
+
+/** The dialect of a data source (or `manager.connection`). */
+export function sqlDialect(dataSource: {
+  readonly options: { readonly type: string };
+}): SqlDialect {
+  return dialectOfType(dataSource.options.type);
+}
