@@ -1,16 +1,7 @@
-import {
-  APP_CONFIG,
-  Lease,
-  newWorkerId,
-  sqlDialect,
-  WorkerScheduler,
-  type AppConfig,
-  type PolledWorker,
-  type WorkerHandle,
-} from '@app/core';
+import { APP_CONFIG, LeasedWorker, sqlDialect, WorkerScheduler, type AppConfig } from '@app/core';
 import { Pass } from '@app/passes';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Brackets, DataSource, In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
 import type { EntityManager } from 'typeorm';
 import {
   NOTIFICATION_CHANNELS,
@@ -40,30 +31,14 @@ const NOT_SENT: ChannelResult = { outcome: 'failed', sent: 0, reason: null };
  * Processing and Finalizing), and the outcome of each platform gives the final status.
  */
 @Injectable()
-export class NotificationWorker implements PolledWorker {
-  readonly name = 'Notifications';
-  private readonly logger = new Logger(this.name);
-  private readonly lease: Lease<Notification>;
-  private readonly handle: WorkerHandle;
-
+export class NotificationWorker extends LeasedWorker<Notification> {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(NOTIFICATION_CHANNELS) private readonly channels: readonly NotificationChannel[],
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     scheduler: WorkerScheduler,
   ) {
-    this.lease = new Lease(dataSource, {
-      entity: Notification,
-      workerId: newWorkerId(),
-      leaseMs: config.worker.leaseMs,
-      held: { status: In(ACTIVE) },
-    });
-    this.handle = scheduler.register(this);
-  }
-
-  /** Starts delivery now (in a process that runs the worker), e.g. after a create. */
-  kick(): void {
-    this.handle.kick();
+    super('Notifications', scheduler, Notification, { status: In(ACTIVE) });
   }
 
   /** Claims due notifications and delivers them; returns how many it took. */
@@ -96,44 +71,17 @@ export class NotificationWorker implements PolledWorker {
     if (wait <= this.config.worker.schedulerIntervalMs) this.handle.wakeAfter(wait + 5);
   }
 
-  private async claimNext(): Promise<Notification | null> {
-    const repository = this.dataSource.getRepository(Notification);
+  private claimNext(): Promise<Notification | null> {
     const now = new Date();
-    const due = await repository
-      .createQueryBuilder('n')
-      .where(
-        new Brackets((where) =>
-          where
-            .where("n.status = 'Scheduled' AND n.scheduled_time <= :now", { now })
-            .orWhere(
-              'n.status IN (:...active) AND (n.lease_until IS NULL OR n.lease_until < :now)',
-              {
-                active: ACTIVE,
-                now,
-              },
-            ),
-        ),
-      )
-      .orderBy('n.id', 'ASC')
-      .take(NOTIFICATIONS_PER_TICK)
-      .getMany();
-
-    for (const candidate of due) {
-      // The same condition that made it due, re-checked in the update: one worker wins.
-      const claimed =
-        candidate.status === 'Scheduled'
-          ? await this.lease.claim(
-              candidate,
-              [{ id: candidate.id, status: 'Scheduled', scheduledTime: LessThanOrEqual(now) }],
-              { status: 'Initializing' },
-            )
-          : await this.lease.claim(candidate, [
-              { id: candidate.id, status: candidate.status, leaseUntil: IsNull() },
-              { id: candidate.id, status: candidate.status, leaseUntil: LessThan(now) },
-            ]);
-      if (claimed !== null) return claimed;
-    }
-    return null;
+    return this.lease.claimNext(
+      [
+        { status: 'Scheduled', scheduledTime: LessThanOrEqual(now) },
+        { status: In(ACTIVE), leaseUntil: IsNull() },
+        { status: In(ACTIVE), leaseUntil: LessThan(now) },
+      ],
+      (candidate) => (candidate.status === 'Scheduled' ? { status: 'Initializing' } : {}),
+      NOTIFICATIONS_PER_TICK,
+    );
   }
 
   private async deliver(notification: Notification): Promise<void> {

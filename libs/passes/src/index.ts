@@ -8,6 +8,7 @@ export * from './links/link-stats.service';
 export { withUtmSource } from './links/utm';
 export * from './holder-changes';
 export * from './pass-counters';
+export * from './pass-job.entity';
 export * from './passes.module';
 export * from './passes.service';
 export * from './short-links.service';

@@ -5,6 +5,7 @@ import {
   DataSource,
   type EntityManager,
   type EntityTarget,
+  type FindOptionsOrder,
   type FindOptionsWhere,
 } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -76,6 +77,32 @@ export class Lease<T extends LeaseColumns> {
 
   get workerId(): string {
     return this.options.workerId;
+  }
+
+  /**
+   * Claims the first row, in id order, that one of `due` matches (its state and an expired or
+   * absent lease, say), reading a few candidates at a time: when another worker wins one, the
+   * next is tried. `set` is written with the lease. Returns `null` when nothing is due.
+   */
+  async claimNext(
+    due: FindOptionsWhere<T>[],
+    set: (candidate: T) => QueryDeepPartialEntity<T> = () => ({}),
+    candidates = 10,
+  ): Promise<T | null> {
+    const rows = await this.rows().find({
+      where: due,
+      order: { id: 'ASC' } as FindOptionsOrder<T>,
+      take: candidates,
+    });
+    for (const candidate of rows) {
+      const claimed = await this.claim(
+        candidate,
+        due.map((where) => ({ ...where, id: candidate.id })),
+        set(candidate),
+      );
+      if (claimed !== null) return claimed;
+    }
+    return null;
   }
 
   /**

@@ -8,7 +8,10 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
+import type { EntityTarget, FindOptionsWhere } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Lease, newWorkerId, type LeaseColumns } from './lease';
 
 /** A worker whose poll the scheduler owns. */
 export interface PolledWorker {
@@ -136,8 +139,22 @@ export class WorkerScheduler implements OnApplicationBootstrap, BeforeApplicatio
 
   constructor(
     private readonly registry: SchedulerRegistry,
+    private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * A lease on rows of `entity` for a new worker: WORKER_LEASE_MS long, held while a row also
+   * matches `held` (its in-progress states).
+   */
+  lease<T extends LeaseColumns>(entity: EntityTarget<T>, held: FindOptionsWhere<T>): Lease<T> {
+    return new Lease(this.dataSource, {
+      entity,
+      workerId: newWorkerId(),
+      leaseMs: this.config.worker.leaseMs,
+      held,
+    });
+  }
 
   register(worker: PolledWorker): WorkerHandle {
     const handle = new WorkerHandle(worker, this.registry, new Logger(worker.name));
@@ -157,6 +174,34 @@ export class WorkerScheduler implements OnApplicationBootstrap, BeforeApplicatio
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.handles.map(({ handle }) => handle.stop()));
   }
+}
+
+/**
+ * A worker on rows of one entity under a lease, polled by the scheduler: a subclass says what
+ * is due and what working on a row means, in its `tick` (usually `this.handle.drain(...)`).
+ */
+export abstract class LeasedWorker<T extends LeaseColumns> implements PolledWorker {
+  protected readonly logger: Logger;
+  protected readonly lease: Lease<T>;
+  protected readonly handle: WorkerHandle;
+
+  constructor(
+    readonly name: string,
+    scheduler: WorkerScheduler,
+    entity: EntityTarget<T>,
+    held: FindOptionsWhere<T>,
+  ) {
+    this.logger = new Logger(name);
+    this.lease = scheduler.lease(entity, held);
+    this.handle = scheduler.register(this);
+  }
+
+  /** Runs a tick now (in a process that runs workers), or right after the one in progress. */
+  kick(): void {
+    this.handle.kick();
+  }
+
+  abstract tick(): Promise<unknown>;
 }
 
 /** The scheduler, once for the whole application (it registers @nestjs/schedule's registry). */

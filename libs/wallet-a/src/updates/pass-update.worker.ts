@@ -1,15 +1,7 @@
-import {
-  APP_CONFIG,
-  Lease,
-  newWorkerId,
-  WorkerScheduler,
-  type AppConfig,
-  type PolledWorker,
-  type WorkerHandle,
-} from '@app/core';
+import { LeasedWorker, WorkerScheduler } from '@app/core';
 import { HolderChanges } from '@app/passes';
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Brackets, DataSource, IsNull, LessThan, MoreThan } from 'typeorm';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, IsNull, LessThan, MoreThan } from 'typeorm';
 import { Registration } from '../passkit/registration.entity';
 import { PushJob } from './push-job.entity';
 import { RegistrationFanOut } from './registration-fan-out';
@@ -27,27 +19,15 @@ const JOBS_PER_TICK = 10;
  * is pushed twice, which only makes a device fetch the pass once more).
  */
 @Injectable()
-export class PassUpdateWorker implements PolledWorker, OnApplicationShutdown {
-  readonly name = 'PassUpdates';
-  private readonly logger = new Logger(this.name);
-  private readonly lease: Lease<PushJob>;
-  private readonly handle: WorkerHandle;
-
+export class PassUpdateWorker extends LeasedWorker<PushJob> implements OnApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     private readonly fanOut: RegistrationFanOut,
     hooks: HolderChanges,
     @Inject(WALLET_A_PUSHER) private readonly pusher: WalletAPusher,
-    @Inject(APP_CONFIG) config: AppConfig,
     scheduler: WorkerScheduler,
   ) {
-    this.lease = new Lease(dataSource, {
-      entity: PushJob,
-      workerId: newWorkerId(),
-      leaseMs: config.worker.leaseMs,
-      held: { state: 'processing' },
-    });
-    this.handle = scheduler.register(this);
+    super('PassUpdates', scheduler, PushJob, { state: 'processing' });
     // A pass change queued a job: push it now rather than at the next poll.
     hooks.onCommitted(() => this.handle.kick());
   }
@@ -66,34 +46,12 @@ export class PassUpdateWorker implements PolledWorker, OnApplicationShutdown {
     );
   }
 
-  private async claimNext(): Promise<PushJob | null> {
-    const jobs = this.dataSource.getRepository(PushJob);
-    const now = new Date();
-    const candidates = await jobs
-      .createQueryBuilder('job')
-      .where(
-        new Brackets((where) =>
-          where
-            .where("job.state = 'pending'")
-            .orWhere("job.state = 'processing' AND job.lease_until < :now", { now }),
-        ),
-      )
-      .orderBy('job.id', 'ASC')
-      .take(JOBS_PER_TICK)
-      .getMany();
-
-    for (const candidate of candidates) {
-      const job = await this.lease.claim(
-        candidate,
-        [
-          { id: candidate.id, state: 'pending' },
-          { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
-        ],
-        { state: 'processing' },
-      );
-      if (job !== null) return job;
-    }
-    return null;
+  private claimNext(): Promise<PushJob | null> {
+    return this.lease.claimNext(
+      [{ state: 'pending' }, { state: 'processing', leaseUntil: LessThan(new Date()) }],
+      () => ({ state: 'processing' }),
+      JOBS_PER_TICK,
+    );
   }
 
   private async process(job: PushJob): Promise<void> {

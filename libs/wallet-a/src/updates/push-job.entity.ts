@@ -1,5 +1,5 @@
-import { LeasedRow } from '@app/core';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { PassJobRow } from '@app/passes';
+import { Column, Entity } from 'typeorm';
 
 export type PushJobState = 'pending' | 'processing' | 'done' | 'superseded';
 
@@ -8,16 +8,7 @@ export type PushJobState = 'pending' | 'processing' | 'done' | 'superseded';
  * the change, claimed by one worker under a lease, resumable after a crash.
  */
 @Entity({ name: 'wallet_a_push_job' })
-export class PushJob extends LeasedRow {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id!: string;
-
-  @Column({ name: 'workspace_id', type: 'varchar', length: 36 })
-  workspaceId!: string;
-
-  @Column({ name: 'pass_id', type: 'varchar', length: 36 })
-  passId!: string;
-
+export class PushJob extends PassJobRow {
   @Column({ name: 'pass_version', type: 'int' })
   passVersion!: number;
 
@@ -35,13 +26,4 @@ export class PushJob extends LeasedRow {
 
   @Column({ name: 'failed_count', type: 'int', default: 0 })
   failedCount!: number;
-
-  @Column({ name: 'created_time', type: 'datetime', precision: 3 })
-  createdTime!: Date;
-
-  @Column({ name: 'updated_time', type: 'datetime', precision: 3 })
-  updatedTime!: Date;
-
-  @Column({ name: 'finished_time', type: 'datetime', precision: 3, nullable: true })
-  finishedTime!: Date | null;
 }

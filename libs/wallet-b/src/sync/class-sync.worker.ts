@@ -1,15 +1,15 @@
-import {
-  APP_CONFIG,
-  Lease,
-  newWorkerId,
-  WorkerScheduler,
-  type AppConfig,
-  type PolledWorker,
-  type WorkerHandle,
-} from '@app/core';
+import { LeasedWorker, WorkerScheduler } from '@app/core';
 import { Pass, HolderChanges } from '@app/passes';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Brackets, DataSource, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import {
+  DataSource,
+  IsNull,
+  LessThan,
+  LessThanOrEqual,
+  MoreThan,
+  MoreThanOrEqual,
+  Not,
+} from 'typeorm';
 import { GoogleWalletClient } from '../google/google-wallet-client';
 import { buildObjectContent, objectContentHash } from '../google/pass-resources';
 import { WalletBObject } from '../objects/wallet-b-object.entity';
@@ -34,37 +34,20 @@ const BUSY_PASS_DELAY_MS = 2_000;
  * Runs only where WalletB is configured; jobs queued meanwhile wait for it.
  */
 @Injectable()
-export class ClassSyncWorker implements PolledWorker {
-  readonly name = 'WalletBSync';
-  private readonly logger = new Logger(this.name);
-  private readonly lease: Lease<SyncJob>;
-  private readonly handle: WorkerHandle;
-
+export class ClassSyncWorker extends LeasedWorker<SyncJob> {
   constructor(
     private readonly dataSource: DataSource,
     private readonly walletB: WalletBService,
     private readonly client: GoogleWalletClient,
     hooks: HolderChanges,
-    @Inject(APP_CONFIG) config: AppConfig,
     scheduler: WorkerScheduler,
   ) {
-    this.lease = new Lease(dataSource, {
-      entity: SyncJob,
-      workerId: newWorkerId(),
-      leaseMs: config.worker.leaseMs,
-      held: { state: 'processing' },
-    });
-    this.handle = scheduler.register(this);
+    super('WalletBSync', scheduler, SyncJob, { state: 'processing' });
     hooks.onCommitted(() => this.handle.kick());
   }
 
   runsHere(): boolean {
     return this.walletB.configured;
-  }
-
-  /** Runs a tick now, or right after the one in progress. */
-  kick(): void {
-    this.handle.kick();
   }
 
   /** Claims and works on due jobs; returns how many it took. */
@@ -82,39 +65,20 @@ export class ClassSyncWorker implements PolledWorker {
 
   private async claimNext(): Promise<SyncJob | null> {
     const now = new Date();
-    const candidates = await this.jobs()
-      .createQueryBuilder('job')
-      .where(
-        new Brackets((where) =>
-          where
-            .where("job.state = 'pending' AND job.next_attempt_time <= :now", { now })
-            .orWhere("job.state = 'processing' AND job.lease_until < :now", { now }),
-        ),
-      )
-      .orderBy('job.id', 'ASC')
-      .take(JOBS_PER_TICK)
-      .getMany();
-
-    for (const candidate of candidates) {
-      const job = await this.lease.claim(
-        candidate,
-        [
-          { id: candidate.id, state: 'pending' },
-          { id: candidate.id, state: 'processing', leaseUntil: LessThan(now) },
-        ],
-        { state: 'processing' },
-      );
-      if (job === null) continue;
-      if (await this.passBusyElsewhere(job, now)) {
-        await this.lease.release(job.id, {
-          state: 'pending',
-          attempts: candidate.attempts,
-          nextAttemptTime: new Date(Date.now() + BUSY_PASS_DELAY_MS),
-        });
-        break;
-      }
-      return job;
-    }
+    const job = await this.lease.claimNext(
+      [
+        { state: 'pending', nextAttemptTime: LessThanOrEqual(now) },
+        { state: 'processing', leaseUntil: LessThan(now) },
+      ],
+      () => ({ state: 'processing' }),
+      JOBS_PER_TICK,
+    );
+    if (job === null || !(await this.passBusyElsewhere(job, now))) return job;
+    await this.lease.release(job.id, {
+      state: 'pending',
+      attempts: job.attempts - 1,
+      nextAttemptTime: new Date(Date.now() + BUSY_PASS_DELAY_MS),
+    });
     return null;
   }
 

@@ -1,5 +1,5 @@
-import { LeasedRow } from '@app/core';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { PassJobRow } from '@app/passes';
+import { Column, Entity } from 'typeorm';
 
 export type SyncJobState = 'pending' | 'processing' | 'done' | 'superseded' | 'failed';
 
@@ -9,16 +9,7 @@ export type SyncJobState = 'pending' | 'processing' | 'done' | 'superseded' | 'f
  * when Google fails, resumable after a crash.
  */
 @Entity({ name: 'wallet_b_sync_job' })
-export class SyncJob extends LeasedRow {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id!: string;
-
-  @Column({ name: 'workspace_id', type: 'varchar', length: 36 })
-  workspaceId!: string;
-
-  @Column({ name: 'pass_id', type: 'varchar', length: 36 })
-  passId!: string;
-
+export class SyncJob extends PassJobRow {
   @Column({ type: 'varchar', length: 16 })
   state!: SyncJobState;
 
@@ -33,13 +24,4 @@ export class SyncJob extends LeasedRow {
 
   @Column({ name: 'last_error', type: 'varchar', length: 1000, nullable: true })
   lastError!: string | null;
-
-  @Column({ name: 'created_time', type: 'datetime', precision: 3 })
-  createdTime!: Date;
-
-  @Column({ name: 'updated_time', type: 'datetime', precision: 3 })
-  updatedTime!: Date;
-
-  @Column({ name: 'finished_time', type: 'datetime', precision: 3, nullable: true })
-  finishedTime!: Date | null;
 }
