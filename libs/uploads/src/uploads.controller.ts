@@ -4,6 +4,7 @@ import {
   base64UploadBodyBytes,
   BodyLimits,
   ErrorBody,
+  mediaTypeOf,
   RequireWriter,
   type Principal,
 } from '@app/core';
@@ -33,10 +34,6 @@ import { UploadsService } from './uploads.service';
 
 const PNG_BASE64_EXAMPLE =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
-
-function isMultipart(contentType: string | undefined): boolean {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
-}
 
 @ApiTags('Uploads')
 @Controller('uploads/storage')
@@ -114,7 +111,7 @@ export class UploadsController {
     @UploadedFile() part: FilePart | undefined,
     @Body() body: UploadFileDto,
   ): Promise<UploadResponse> {
-    const input = toUploadInput(body, part, isMultipart(contentType));
+    const input = toUploadInput(body, part, mediaTypeOf(contentType) === 'multipart/form-data');
     return toUploadResponse(await this.uploads.upload(workspaceId, principal.userId, input));
   }
 }

@@ -11,6 +11,7 @@ import {
   PayloadTooLargeError,
 } from '../errors/domain-errors';
 import { MAX_JSON_DEPTH, scanJsonShape, type JsonShapeLimits } from './json-shape';
+import { hasBody, isJsonMediaType } from './request-body';
 
 /** How large a route's JSON body may be; each field falls back to {@link DEFAULT_BODY_LIMITS}. */
 export interface BodyLimitsOptions {
@@ -52,12 +53,6 @@ export function base64UploadBodyBytes(config: AppConfig): number {
   return Math.ceil((config.upload.maxBytes * 4) / 3) + 64 * 1024;
 }
 
-/** Media types read as JSON; the same test as {@link ContentTypeGuard}'s. */
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  return type === 'application/json' || type.endsWith('+json');
-}
-
 interface RouteBody {
   maxBytes: number;
   read(request: Request, response: Response): Promise<void>;
@@ -65,13 +60,6 @@ interface RouteBody {
 
 /** The refusal the scan found, for the parser's callback (body-parser wraps what verify throws). */
 const refusals = new WeakMap<Request, DomainError>();
-
-function hasBody(request: Request): boolean {
-  const length = request.headers['content-length'];
-  return (
-    (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
-  );
-}
 
 /**
  * Reads and parses JSON request bodies within the limits of the route they are for

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/
 import { Reflector } from '@nestjs/core';
 import { UnsupportedMediaTypeError } from '../errors/domain-errors';
 import type { AppRequest } from './request-context';
+import { hasBody, isJsonMediaType, mediaTypeOf } from './request-body';
 
 const ACCEPTS_MULTIPART = 'http:acceptsMultipart';
 
@@ -9,13 +10,6 @@ const ACCEPTS_MULTIPART = 'http:acceptsMultipart';
 export const AcceptsMultipart = (): MethodDecorator => SetMetadata(ACCEPTS_MULTIPART, true);
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-
-function hasBody(request: AppRequest): boolean {
-  const length = request.headers['content-length'];
-  return (
-    (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
-  );
-}
 
 /**
  * Bodies are JSON (spec: "All bodies are application/json"). A body of another type would be
@@ -33,8 +27,8 @@ export class ContentTypeGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<AppRequest>();
     if (METHODS_WITH_BODY.has(request.method) && hasBody(request)) {
-      const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      const json = type === 'application/json' || type.endsWith('+json');
+      const type = mediaTypeOf(request.headers['content-type']);
+      const json = isJsonMediaType(type);
       const multipart =
         type === 'multipart/form-data' &&
         this.reflector.get<boolean>(ACCEPTS_MULTIPART, context.getHandler()) === true;
