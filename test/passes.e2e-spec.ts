@@ -184,6 +184,19 @@ describe('Passes', () => {
       expect(unknown.body.context).toEqual({ colour: 'is not a known field' });
     });
 
+    it('refuses a list of objects that holds lists, and takes a null account as absent', async () => {
+      const nested = await create({
+        uploadInfoList: [[[]]],
+        passMetadata: { ...METADATA, secondaryFields: [[{ key: 'k', value: 'v' }]] },
+      }).expect(400);
+      expect(nested.body.context).toEqual({
+        uploadInfoList: 'must be a list of objects',
+        'passMetadata.secondaryFields': 'must be a list of objects',
+      });
+      const defaulted = await create({ account: null }).expect(201);
+      expect(defaulted.body.account.id).toEqual(expect.any(String));
+    });
+
     it('ignores read-only fields sent back', async () => {
       const response = await create({
         id: 'mine',

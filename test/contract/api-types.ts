@@ -766,7 +766,7 @@ export interface components {
        */
       status?: 'Draft' | 'Published';
       uploadInfoList?: components['schemas']['UploadInfoDto'][];
-      /** @description Absent: the workspace's default account. */
+      /** @description Absent or null: the workspace's default account. */
       account?: components['schemas']['AccountRefDto'];
       /**
        * @description Slug of the pass link `/p/{slug}`; random if absent. Unique.

@@ -55,7 +55,7 @@ export class PassesService {
 
   async create(workspaceId: string, actorId: string, input: CreatePassDto): Promise<PassView> {
     const account =
-      input.account === undefined
+      input.account === undefined || input.account === null
         ? await this.accounts.getDefault(workspaceId)
         : await this.accounts.get(workspaceId, input.account.id);
     const status = input.status ?? 'Draft';

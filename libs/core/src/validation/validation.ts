@@ -19,6 +19,12 @@ import { ID_PATTERN } from '../ids/ids';
 /** The spec's messages for a missing and an empty required value. */
 export const MUST_NOT_BE_NULL = 'must not be null';
 export const MUST_NOT_BE_EMPTY = 'must not be empty';
+/**
+ * For a list of nested objects (`@IsObject({ each: true, message: EACH_MUST_BE_OBJECT })` beside
+ * `@ValidateNested({ each: true })`): ValidateNested alone walks into a nested array instead of
+ * refusing it, so `[[{}]]` would reach the service unvalidated.
+ */
+export const EACH_MUST_BE_OBJECT = 'must be a list of objects';
 
 /** Required: absent or `null` fails with the spec's `must not be null`. */
 export const Required = (options?: ValidationOptions): PropertyDecorator =>

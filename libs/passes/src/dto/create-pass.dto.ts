@@ -1,4 +1,4 @@
-import { ID_PATTERN, NotEmpty, ReadOnly, Required } from '@app/core';
+import { EACH_MUST_BE_OBJECT, ID_PATTERN, NotEmpty, ReadOnly, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -9,6 +9,7 @@ import {
   IsString,
   Matches,
   MaxLength,
+  IsObject,
   ValidateNested,
 } from 'class-validator';
 import { PASS_STATUSES, type PassStatus } from '../entities/pass.entity';
@@ -82,6 +83,7 @@ export class UpdatePassDto extends PassReadOnlyFields {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(18)
+  @IsObject({ each: true, message: EACH_MUST_BE_OBJECT })
   @ValidateNested({ each: true })
   @Type(() => UploadInfoDto)
   uploadInfoList?: UploadInfoDto[];
@@ -90,7 +92,7 @@ export class UpdatePassDto extends PassReadOnlyFields {
 export class CreatePassDto extends UpdatePassDto {
   @ApiPropertyOptional({
     type: AccountRefDto,
-    description: "Absent: the workspace's default account.",
+    description: "Absent or null: the workspace's default account.",
   })
   @IsOptional()
   @ValidateNested()

@@ -1,4 +1,4 @@
-import { NotEmpty, Required } from '@app/core';
+import { EACH_MUST_BE_OBJECT, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -10,6 +10,7 @@ import {
   Matches,
   MaxLength,
   ValidateIf,
+  IsObject,
   ValidateNested,
 } from 'class-validator';
 
@@ -109,6 +110,7 @@ export class BackFieldDto {
   @Required()
   @IsArray()
   @ArrayMaxSize(10)
+  @IsObject({ each: true, message: EACH_MUST_BE_OBJECT })
   @ValidateNested({ each: true })
   @Type(() => LinkValueDto)
   value!: LinkValueDto[];
@@ -155,6 +157,7 @@ export class PassMetadataDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(4)
+  @IsObject({ each: true, message: EACH_MUST_BE_OBJECT })
   @ValidateNested({ each: true })
   @Type(() => FieldDto)
   secondaryFields?: FieldDto[];
@@ -163,6 +166,7 @@ export class PassMetadataDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
+  @IsObject({ each: true, message: EACH_MUST_BE_OBJECT })
   @ValidateNested({ each: true })
   @Type(() => BackFieldDto)
   backFields?: BackFieldDto[];
