@@ -184,14 +184,20 @@ describe('Passes', () => {
       expect(unknown.body.context).toEqual({ colour: 'is not a known field' });
     });
 
-    it('refuses a list of objects that holds lists, and takes a null account as absent', async () => {
+    it('refuses lists where objects belong, and takes a null account as absent', async () => {
       const nested = await create({
         uploadInfoList: [[[]]],
-        passMetadata: { ...METADATA, secondaryFields: [[{ key: 'k', value: 'v' }]] },
+        passMetadata: { ...METADATA, secondaryFields: [[{ key: 'k', value: 'v' }]], topField: [] },
       }).expect(400);
       expect(nested.body.context).toEqual({
         uploadInfoList: 'must be a list of objects',
         'passMetadata.secondaryFields': 'must be a list of objects',
+        'passMetadata.topField': 'must be an object',
+      });
+      const listed = await create({ passMetadata: [METADATA], account: [[]] }).expect(400);
+      expect(listed.body.context).toEqual({
+        passMetadata: 'must be an object',
+        account: 'must be an object',
       });
       const defaulted = await create({ account: null }).expect(201);
       expect(defaulted.body.account.id).toEqual(expect.any(String));

@@ -1,7 +1,6 @@
-import { ID_PATTERN, NotEmpty, ReadOnly, Required } from '@app/core';
+import { ID_PATTERN, NestedObject, NotEmpty, ReadOnly, Required } from '@app/core';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
@@ -17,7 +16,6 @@ import {
   MaxLength,
   Min,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
 import { IsCalendarDate } from '../calendar-date';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../campaign-status';
@@ -116,8 +114,7 @@ const FileField = (description: string) =>
   applyDecorators(
     ApiPropertyOptional({ type: FileRefDto, nullable: true, description }),
     IsOptional(),
-    ValidateNested(),
-    Type(() => FileRefDto),
+    NestedObject(() => FileRefDto),
   );
 
 /**
@@ -223,8 +220,7 @@ export class CampaignFieldsDto {
       'Only assetFolderLink and rec1–rec4 are written; the totals are derived from the records.',
   })
   @NotNullWhenSent()
-  @ValidateNested()
-  @Type(() => CampaignDataInputDto)
+  @NestedObject(() => CampaignDataInputDto)
   campaignData?: CampaignDataInputDto;
 }
 

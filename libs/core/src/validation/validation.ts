@@ -1,16 +1,19 @@
 import { applyDecorators, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiHideProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   Allow,
   ArrayMaxSize,
+  IsArray,
   IsDefined,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
   MaxLength,
   ValidateBy,
+  ValidateNested,
   ValidationOptions,
 } from 'class-validator';
 import { InvalidInputError } from '../errors/domain-errors';
@@ -19,12 +22,27 @@ import { ID_PATTERN } from '../ids/ids';
 /** The spec's messages for a missing and an empty required value. */
 export const MUST_NOT_BE_NULL = 'must not be null';
 export const MUST_NOT_BE_EMPTY = 'must not be empty';
-/**
- * For a list of nested objects (`@IsObject({ each: true, message: EACH_MUST_BE_OBJECT })` beside
- * `@ValidateNested({ each: true })`): ValidateNested alone walks into a nested array instead of
- * refusing it, so `[[{}]]` would reach the service unvalidated.
- */
+export const MUST_BE_OBJECT = 'must be an object';
 export const EACH_MUST_BE_OBJECT = 'must be a list of objects';
+
+type DtoClass = new () => object;
+
+/**
+ * A nested object validated as `type`. class-validator's ValidateNested walks into an array
+ * instead of refusing it, so without the object check `passMetadata: []` was stored as is and
+ * `account: [[]]` reached the service unvalidated.
+ */
+export const NestedObject = (type: () => DtoClass): PropertyDecorator =>
+  applyDecorators(IsObject({ message: MUST_BE_OBJECT }), ValidateNested(), Type(type));
+
+/** A list of nested objects validated as `type` (each element an object, not a list). */
+export const NestedObjects = (type: () => DtoClass): PropertyDecorator =>
+  applyDecorators(
+    IsArray(),
+    IsObject({ each: true, message: EACH_MUST_BE_OBJECT }),
+    ValidateNested({ each: true }),
+    Type(type),
+  );
 
 /** Required: absent or `null` fails with the spec's `must not be null`. */
 export const Required = (options?: ValidationOptions): PropertyDecorator =>

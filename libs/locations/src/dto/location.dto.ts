@@ -1,6 +1,5 @@
-import { ID_PATTERN, NotEmpty, ReadOnly, Required } from '@app/core';
+import { ID_PATTERN, NestedObject, NotEmpty, ReadOnly, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsNumber,
@@ -10,7 +9,6 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
 
 const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
@@ -105,7 +103,6 @@ export class LocationDto extends LocationReadOnlyFields {
     description: 'The pass that shows this location; absent or null: no pass.',
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => PassRefDto)
+  @NestedObject(() => PassRefDto)
   walletPass?: PassRefDto | null;
 }

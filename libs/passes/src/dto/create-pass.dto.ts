@@ -1,17 +1,6 @@
-import { EACH_MUST_BE_OBJECT, ID_PATTERN, NotEmpty, ReadOnly, Required } from '@app/core';
+import { ID_PATTERN, NestedObject, NestedObjects, NotEmpty, ReadOnly, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  IsObject,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PASS_STATUSES, type PassStatus } from '../entities/pass.entity';
 import { PassMetadataDto, SLUG_PATTERN, UploadInfoDto } from './pass-metadata.dto';
 
@@ -54,8 +43,7 @@ export class UpdatePassDto extends PassReadOnlyFields {
 
   @ApiProperty({ type: PassMetadataDto })
   @Required()
-  @ValidateNested()
-  @Type(() => PassMetadataDto)
+  @NestedObject(() => PassMetadataDto)
   passMetadata!: PassMetadataDto;
 
   @ApiPropertyOptional({
@@ -81,11 +69,8 @@ export class UpdatePassDto extends PassReadOnlyFields {
 
   @ApiPropertyOptional({ type: [UploadInfoDto] })
   @IsOptional()
-  @IsArray()
   @ArrayMaxSize(18)
-  @IsObject({ each: true, message: EACH_MUST_BE_OBJECT })
-  @ValidateNested({ each: true })
-  @Type(() => UploadInfoDto)
+  @NestedObjects(() => UploadInfoDto)
   uploadInfoList?: UploadInfoDto[];
 }
 
@@ -95,8 +80,7 @@ export class CreatePassDto extends UpdatePassDto {
     description: "Absent or null: the workspace's default account.",
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => AccountRefDto)
+  @NestedObject(() => AccountRefDto)
   account?: AccountRefDto;
 
   @ApiPropertyOptional({

@@ -1,17 +1,13 @@
-import { EACH_MUST_BE_OBJECT, NotEmpty, Required } from '@app/core';
+import { NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  IsArray,
   IsOptional,
   IsString,
   IsUrl,
   Matches,
   MaxLength,
   ValidateIf,
-  IsObject,
-  ValidateNested,
 } from 'class-validator';
 
 const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
@@ -108,11 +104,8 @@ export class BackFieldDto {
 
   @ApiProperty({ type: [LinkValueDto] })
   @Required()
-  @IsArray()
   @ArrayMaxSize(10)
-  @IsObject({ each: true, message: EACH_MUST_BE_OBJECT })
-  @ValidateNested({ each: true })
-  @Type(() => LinkValueDto)
+  @NestedObjects(() => LinkValueDto)
   value!: LinkValueDto[];
 
   @ApiPropertyOptional({ nullable: true, type: String })
@@ -149,26 +142,19 @@ export class PassMetadataDto {
 
   @ApiPropertyOptional({ type: FieldDto })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => FieldDto)
+  @NestedObject(() => FieldDto)
   topField?: FieldDto;
 
   @ApiPropertyOptional({ type: [FieldDto], maxItems: 4 })
   @IsOptional()
-  @IsArray()
   @ArrayMaxSize(4)
-  @IsObject({ each: true, message: EACH_MUST_BE_OBJECT })
-  @ValidateNested({ each: true })
-  @Type(() => FieldDto)
+  @NestedObjects(() => FieldDto)
   secondaryFields?: FieldDto[];
 
   @ApiPropertyOptional({ type: [BackFieldDto], maxItems: 20 })
   @IsOptional()
-  @IsArray()
   @ArrayMaxSize(20)
-  @IsObject({ each: true, message: EACH_MUST_BE_OBJECT })
-  @ValidateNested({ each: true })
-  @Type(() => BackFieldDto)
+  @NestedObjects(() => BackFieldDto)
   backFields?: BackFieldDto[];
 
   @ApiPropertyOptional({ example: 'https://brand.example/member/123' })
