@@ -218,6 +218,15 @@ function deriveFilesSigningSecret(jwtSecret: string): string {
  * would never equal an `Origin` header, so those are configuration errors rather than silently
  * allowing nothing.
  */
+function isExactOrigin(value: string): boolean {
+  try {
+    const parsed = new URL(value);
+    return ['http:', 'https:'].includes(parsed.protocol) && parsed.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 function readCorsOrigins(read: EnvReader): string[] | '*' {
   const origins = read.list('CORS_ORIGINS', []);
   if (origins.includes('*')) {
@@ -225,14 +234,7 @@ function readCorsOrigins(read: EnvReader): string[] | '*' {
     return '*';
   }
   for (const origin of origins) {
-    let exact = false;
-    try {
-      const parsed = new URL(origin);
-      exact = ['http:', 'https:'].includes(parsed.protocol) && parsed.origin === origin;
-    } catch {
-      exact = false;
-    }
-    if (!exact) {
+    if (!isExactOrigin(origin)) {
       read.problems.push(
         `CORS_ORIGINS entries must be origins such as https://app.example.com, without path or trailing slash (got "${origin}")`,
       );
