@@ -1,9 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type ConsoleMessage,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import request from 'supertest';
 import { makePng } from './support/png';
 import { OwnerSession } from './support/session';
@@ -42,9 +48,12 @@ describe('pages in a browser', () => {
           '(.ci/run does this in CI), or set CHROMIUM_PATH.',
       );
     }
-    testApp = await startTestApp();
-    await testApp.app.listen(0, '127.0.0.1');
-    baseUrl = `http://127.0.0.1:${(testApp.server.address() as AddressInfo).port}`;
+    // The links the page hands out (the logo's signed URL) must reach this server, so its port
+    // is chosen before the app is configured.
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    testApp = await startTestApp({ PUBLIC_BASE_URL: baseUrl });
+    await testApp.app.listen(port, '127.0.0.1');
     screenshotDir = await mkdtemp(join(tmpdir(), 'wps-screenshots-'));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -52,7 +61,25 @@ describe('pages in a browser', () => {
       args: CHROMIUM_ARGS,
     });
     page = await browser.newPage({ viewport: PHONE });
+    // Runs before any script of the page, outside its CSP (Playwright injects it through the
+    // DevTools protocol), so it sees every violation, of styles and images too.
+    // A string: the test is compiled without the DOM's types.
+    await page.addInitScript({
+      content: `
+        const seen = [];
+        Object.defineProperty(window, '__cspViolations', { value: seen });
+        document.addEventListener('securitypolicyviolation', (event) => {
+          seen.push(event.effectiveDirective + ' blocked ' + (event.blockedURI || 'inline'));
+        });`,
+    });
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.text().includes('Content Security Policy')) consoleCsp.push(message.text());
+    });
   });
+
+  /** Console messages about the Content-Security-Policy since the last page load. */
+  let consoleCsp: string[] = [];
+  const violations = () => page.evaluate<string[]>('[...window.__cspViolations]');
 
   afterAll(async () => {
     await browser?.close();
@@ -93,8 +120,32 @@ describe('pages in a browser', () => {
       .expect(201);
     const { slug } = created.body as { slug: string };
 
+    consoleCsp = [];
     const response = await page.goto(`${baseUrl}/p/${slug}`);
     expect(response?.status()).toBe(200);
+    const policy = response?.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toMatch(/style-src 'sha256-[A-Za-z0-9+/]+={0,2}'/);
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).toContain(`img-src ${baseUrl}`);
+    // The logo (a signed /files URL) is allowed and really shown.
+    await page.waitForLoadState('load');
+    const logoWidth = await page.evaluate<number>(
+      "document.querySelector('img.logo').naturalWidth",
+    );
+    expect(logoWidth).toBe(8);
+    expect(await violations()).toEqual([]);
+    expect(consoleCsp).toEqual([]);
+    // The listener works: a style the policy does not name is refused and reported.
+    await page.evaluate(`{
+      const injected = document.createElement('style');
+      injected.textContent = 'body { background: red; }';
+      document.head.append(injected);
+    }`);
+    await page.waitForFunction('window.__cspViolations.length > 0');
+    expect(await violations()).toEqual([
+      expect.stringMatching(/^style-src(-elem)? blocked inline$/),
+    ]);
     await expect(page.getByRole('heading', { name: 'Browser card' }).isVisible()).resolves.toBe(
       true,
     );
@@ -105,10 +156,14 @@ describe('pages in a browser', () => {
     console.log(`Holder page screenshot: ${path}`);
   });
 
-  it('renders Swagger UI with its operations list', async () => {
+  it('renders Swagger UI with its operations list, within its Content-Security-Policy', async () => {
+    consoleCsp = [];
     const response = await page.goto(`${baseUrl}/docs`);
     expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
     await page.locator('.opblock').first().waitFor({ state: 'visible' });
+    expect(await violations()).toEqual([]);
+    expect(consoleCsp).toEqual([]);
     expect(await page.locator('.opblock').count()).toBeGreaterThan(20);
     await expect(
       page.locator('.opblock-summary-path', { hasText: '/v1/wallet-pass' }).first().isVisible(),
@@ -118,3 +173,15 @@ describe('pages in a browser', () => {
     console.log(`Swagger UI screenshot: ${path}`);
   });
 });
+
+/** A port nobody listens on right now (the kernel's choice for port 0). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -265,6 +265,52 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/wallet-pass/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List notifications, newest first
+     * @description Notifications of the workspace, newest first, paged with `cursor` (from the previous page) and `limit`. Filters combine with AND: `passSerialNumber` (one pass), `status` (any of several: `status=Draft&status=Scheduled` or `status=Draft,Scheduled`) and `keyword` (case-insensitive, in notificationName). Statistics are not included: read one notification with includeStats=true for them.
+     */
+    get: operations['NotificationsController_list'];
+    put?: never;
+    /**
+     * Create a notification
+     * @description No status sends it now; `Draft` keeps it; `Scheduled` (with scheduledTime) sends it then. WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime.
+     */
+    post: operations['NotificationsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallet-pass/notifications/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One notification, with includeStats=true its sends and link clicks */
+    get: operations['NotificationsController_get'];
+    put?: never;
+    post?: never;
+    /** Delete a Draft or Scheduled notification */
+    delete: operations['NotificationsController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a Draft or Scheduled notification
+     * @description WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime.
+     */
+    patch: operations['NotificationsController_update'];
+    trace?: never;
+  };
   '/v1/wallet-pass': {
     parameters: {
       query?: never;
@@ -427,48 +473,6 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
-    trace?: never;
-  };
-  '/v1/wallet-pass/notifications': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Create a notification
-     * @description No status sends it now; `Draft` keeps it; `Scheduled` (with scheduledTime) sends it then. WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime.
-     */
-    post: operations['NotificationsController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/wallet-pass/notifications/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One notification, with includeStats=true its sends and link clicks */
-    get: operations['NotificationsController_get'];
-    put?: never;
-    post?: never;
-    /** Delete a Draft or Scheduled notification */
-    delete: operations['NotificationsController_remove'];
-    options?: never;
-    head?: never;
-    /**
-     * Update a Draft or Scheduled notification
-     * @description WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime.
-     */
-    patch: operations['NotificationsController_update'];
     trace?: never;
   };
 }
@@ -685,6 +689,163 @@ export interface components {
        */
       contentType:
         'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'application/pdf' | 'text/csv';
+    };
+    CreateNotificationDto: {
+      /**
+       * @description Shown on the WalletA lock screen and on the back of WalletB passes. Required (non-empty) to send.
+       * @example Double points this weekend!
+       */
+      notificationMessage?: string;
+      /**
+       * @description `Draft`: not sent. `Processing`: send now. `Scheduled`: send at `scheduledTime`.
+       * @enum {string}
+       */
+      status?: 'Draft' | 'Processing' | 'Scheduled';
+      /**
+       * Format: date-time
+       * @example 2026-12-01T09:00:00.000Z
+       */
+      scheduledTime?: string | null;
+      /** @description Id of the pass (its serial number). */
+      passSerialNumber: string;
+      /** @description Internal label; not shown on the pass. */
+      notificationName: string;
+    };
+    WorkspaceTopLinkStatsResponse: {
+      /** @description Id of the short link */
+      id: string;
+      linkUrl: string;
+      totalClicks: number;
+      workspaceId: string;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      updatedTime: string;
+      createdBy: string | null;
+      updatedBy: string | null;
+    };
+    LinkStatsPage: {
+      items: components['schemas']['WorkspaceTopLinkStatsResponse'][];
+      /** @description Integer-like offset of the next page */
+      cursor: string | null;
+      hasMore: boolean;
+    };
+    NotificationStatsResponse: {
+      /** @description Id of the notification */
+      id: string;
+      workspaceId: string;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      updatedTime: string;
+      createdBy: string | null;
+      updatedBy: string | null;
+      totalNotificationsSent: number;
+      /** @description Clicks on the pass's short links from when this notification was published until the next notification of the pass was published (or now). */
+      totalLinksClicks: number;
+      linkStats: components['schemas']['LinkStatsPage'];
+    };
+    NotificationResponse: {
+      id: string;
+      /** @description Id of the pass */
+      passSerialNumber: string;
+      notificationName: string;
+      notificationMessage: string | null;
+      /** @enum {string} */
+      status:
+        | 'Draft'
+        | 'Initializing'
+        | 'Processing'
+        | 'Finalizing'
+        | 'Published'
+        | 'Scheduled'
+        | 'AppleFailedGoogleSuccess'
+        | 'AppleSuccessGoogleFailed'
+        | 'Failed';
+      /** Format: date-time */
+      scheduledTime: string | null;
+      /**
+       * Format: date-time
+       * @description When delivery finished
+       */
+      publishedTime: string | null;
+      /**
+       * Format: date-time
+       * @description When the first push left
+       */
+      sentTime: string | null;
+      /** @description WalletA devices APNs accepted the push for */
+      appleNotificationSentCount: number;
+      /** @description WalletB holders of the pass when Google accepted the message */
+      googleNotificationSentCount: number;
+      totalNotificationSentCount: number;
+      /** @description Why a platform failed */
+      failureReason?: string | null;
+      accountId: string;
+      workspaceId: string;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      updatedTime: string;
+      createdBy: string | null;
+      updatedBy: string | null;
+      /** @description With includeStats=true */
+      notificationStats?: components['schemas']['NotificationStatsResponse'];
+    };
+    NotificationPage: {
+      /**
+       * @example [
+       *       {
+       *         "id": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+       *         "passSerialNumber": "019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b",
+       *         "notificationName": "Weekend promo",
+       *         "notificationMessage": "Double points this weekend!",
+       *         "status": "Published",
+       *         "scheduledTime": null,
+       *         "publishedTime": "2026-01-31T12:00:02.140Z",
+       *         "sentTime": "2026-01-31T12:00:00.512Z",
+       *         "appleNotificationSentCount": 120,
+       *         "googleNotificationSentCount": 45,
+       *         "totalNotificationSentCount": 165,
+       *         "failureReason": null,
+       *         "accountId": "019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b",
+       *         "workspaceId": "019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b",
+       *         "createdTime": "2026-01-31T12:00:00.000Z",
+       *         "updatedTime": "2026-01-31T12:00:02.140Z",
+       *         "createdBy": "019a2b3c-4444-7f60-8a1b-2c3d4e5f6a7b",
+       *         "updatedBy": "019a2b3c-4444-7f60-8a1b-2c3d4e5f6a7b"
+       *       }
+       *     ]
+       */
+      items: components['schemas']['NotificationResponse'][];
+      /**
+       * @description Pass it back as `cursor` for the next page; null on the last page.
+       * @example eyJhZnRlciI6IjAxOWEyYjNjLTRkNWUtN2Y2MC04YTFiLTJjM2Q0ZTVmNmE3YiJ9
+       */
+      cursor: string | null;
+      /** @example true */
+      hasMore: boolean;
+    };
+    UpdateNotificationDto: {
+      /**
+       * @description Shown on the WalletA lock screen and on the back of WalletB passes. Required (non-empty) to send.
+       * @example Double points this weekend!
+       */
+      notificationMessage?: string;
+      /**
+       * @description `Draft`: not sent. `Processing`: send now. `Scheduled`: send at `scheduledTime`.
+       * @enum {string}
+       */
+      status?: 'Draft' | 'Processing' | 'Scheduled';
+      /**
+       * Format: date-time
+       * @example 2026-12-01T09:00:00.000Z
+       */
+      scheduledTime?: string | null;
+      /** @description Id of the pass (its serial number). */
+      passSerialNumber?: string;
+      /** @description Internal label; not shown on the pass. */
+      notificationName?: string;
     };
     FieldDto: {
       /** @example points */
@@ -1317,129 +1478,6 @@ export interface components {
       imported: number;
       /** @description The recomputed totals */
       campaignData: components['schemas']['CampaignDataResponse'];
-    };
-    CreateNotificationDto: {
-      /**
-       * @description Shown on the WalletA lock screen and on the back of WalletB passes. Required (non-empty) to send.
-       * @example Double points this weekend!
-       */
-      notificationMessage?: string;
-      /**
-       * @description `Draft`: not sent. `Processing`: send now. `Scheduled`: send at `scheduledTime`.
-       * @enum {string}
-       */
-      status?: 'Draft' | 'Processing' | 'Scheduled';
-      /**
-       * Format: date-time
-       * @example 2026-12-01T09:00:00.000Z
-       */
-      scheduledTime?: string | null;
-      /** @description Id of the pass (its serial number). */
-      passSerialNumber: string;
-      /** @description Internal label; not shown on the pass. */
-      notificationName: string;
-    };
-    WorkspaceTopLinkStatsResponse: {
-      /** @description Id of the short link */
-      id: string;
-      linkUrl: string;
-      totalClicks: number;
-      workspaceId: string;
-      /** Format: date-time */
-      createdTime: string;
-      /** Format: date-time */
-      updatedTime: string;
-      createdBy: string | null;
-      updatedBy: string | null;
-    };
-    LinkStatsPage: {
-      items: components['schemas']['WorkspaceTopLinkStatsResponse'][];
-      /** @description Integer-like offset of the next page */
-      cursor: string | null;
-      hasMore: boolean;
-    };
-    NotificationStatsResponse: {
-      /** @description Id of the notification */
-      id: string;
-      workspaceId: string;
-      /** Format: date-time */
-      createdTime: string;
-      /** Format: date-time */
-      updatedTime: string;
-      createdBy: string | null;
-      updatedBy: string | null;
-      totalNotificationsSent: number;
-      /** @description Clicks on the pass's short links from when this notification was published until the next notification of the pass was published (or now). */
-      totalLinksClicks: number;
-      linkStats: components['schemas']['LinkStatsPage'];
-    };
-    NotificationResponse: {
-      id: string;
-      /** @description Id of the pass */
-      passSerialNumber: string;
-      notificationName: string;
-      notificationMessage: string | null;
-      /** @enum {string} */
-      status:
-        | 'Draft'
-        | 'Initializing'
-        | 'Processing'
-        | 'Finalizing'
-        | 'Published'
-        | 'Scheduled'
-        | 'AppleFailedGoogleSuccess'
-        | 'AppleSuccessGoogleFailed'
-        | 'Failed';
-      /** Format: date-time */
-      scheduledTime: string | null;
-      /**
-       * Format: date-time
-       * @description When delivery finished
-       */
-      publishedTime: string | null;
-      /**
-       * Format: date-time
-       * @description When the first push left
-       */
-      sentTime: string | null;
-      /** @description WalletA devices APNs accepted the push for */
-      appleNotificationSentCount: number;
-      /** @description WalletB holders of the pass when Google accepted the message */
-      googleNotificationSentCount: number;
-      totalNotificationSentCount: number;
-      /** @description Why a platform failed */
-      failureReason?: string | null;
-      accountId: string;
-      workspaceId: string;
-      /** Format: date-time */
-      createdTime: string;
-      /** Format: date-time */
-      updatedTime: string;
-      createdBy: string | null;
-      updatedBy: string | null;
-      /** @description With includeStats=true */
-      notificationStats?: components['schemas']['NotificationStatsResponse'];
-    };
-    UpdateNotificationDto: {
-      /**
-       * @description Shown on the WalletA lock screen and on the back of WalletB passes. Required (non-empty) to send.
-       * @example Double points this weekend!
-       */
-      notificationMessage?: string;
-      /**
-       * @description `Draft`: not sent. `Processing`: send now. `Scheduled`: send at `scheduledTime`.
-       * @enum {string}
-       */
-      status?: 'Draft' | 'Processing' | 'Scheduled';
-      /**
-       * Format: date-time
-       * @example 2026-12-01T09:00:00.000Z
-       */
-      scheduledTime?: string | null;
-      /** @description Id of the pass (its serial number). */
-      passSerialNumber?: string;
-      /** @description Internal label; not shown on the pass. */
-      notificationName?: string;
     };
   };
   responses: never;
@@ -2469,6 +2507,383 @@ export interface operations {
       };
       /** @description No file under this key */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  NotificationsController_list: {
+    parameters: {
+      query?: {
+        /** @description The `cursor` of the previous page. */
+        cursor?: string;
+        limit?: number;
+        /** @description Only the notifications of this pass (its id, the serial number). */
+        passSerialNumber?: string;
+        /** @description Repeat the parameter or separate with commas. */
+        status?: (
+          | 'Draft'
+          | 'Initializing'
+          | 'Processing'
+          | 'Finalizing'
+          | 'Published'
+          | 'Scheduled'
+          | 'AppleFailedGoogleSuccess'
+          | 'AppleSuccessGoogleFailed'
+          | 'Failed'
+        )[];
+        /** @description Case-insensitive search in notificationName. */
+        keyword?: string;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationPage'];
+        };
+      };
+      /** @description A status that does not exist, a malformed cursor or passSerialNumber */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "status": "each value in status must be one of the following values: Draft, Initializing, Processing, Finalizing, Published, Scheduled, AppleFailedGoogleSuccess, AppleSuccessGoogleFailed, Failed"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  NotificationsController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateNotificationDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationResponse'];
+        };
+      };
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  NotificationsController_get: {
+    parameters: {
+      query?: {
+        /** @description Include notificationStats (sends and link clicks). */
+        includeStats?: boolean;
+        /** @description Integer-like offset into linkStats (from its `cursor`). */
+        cursor?: string;
+        limit?: number;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationResponse'];
+        };
+      };
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  NotificationsController_remove: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No longer Draft or Scheduled */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  NotificationsController_update: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateNotificationDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationResponse'];
+        };
+      };
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No longer Draft or Scheduled */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3669,295 +4084,6 @@ export interface operations {
         };
       };
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Rate limit exceeded */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  NotificationsController_create: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Workspace to act in; the caller's first workspace when absent */
-        'x-workspace-id'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateNotificationDto'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['NotificationResponse'];
-        };
-      };
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No credentials, or an invalid token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unknown pass */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Rate limit exceeded */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  NotificationsController_get: {
-    parameters: {
-      query?: {
-        /** @description Include notificationStats (sends and link clicks). */
-        includeStats?: boolean;
-        /** @description Integer-like offset into linkStats (from its `cursor`). */
-        cursor?: string;
-        limit?: number;
-      };
-      header?: {
-        /** @description Workspace to act in; the caller's first workspace when absent */
-        'x-workspace-id'?: string;
-      };
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['NotificationResponse'];
-        };
-      };
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No credentials, or an invalid token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Rate limit exceeded */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  NotificationsController_remove: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Workspace to act in; the caller's first workspace when absent */
-        'x-workspace-id'?: string;
-      };
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description No credentials, or an invalid token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No longer Draft or Scheduled */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Rate limit exceeded */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  NotificationsController_update: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Workspace to act in; the caller's first workspace when absent */
-        'x-workspace-id'?: string;
-      };
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['UpdateNotificationDto'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['NotificationResponse'];
-        };
-      };
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No credentials, or an invalid token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No longer Draft or Scheduled */
-      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -30,12 +30,14 @@ export class AppModule {
         OpsModule,
         AuthModule,
         UploadsModule,
+        // Before PassesModule: routes are matched in module order, and the passes controller's
+        // `GET /wallet-pass/:id` would otherwise answer `GET /wallet-pass/notifications`.
+        NotificationsModule,
         PassesModule,
         LocationsModule,
         CampaignsModule,
         WalletAModule,
         WalletBModule,
-        NotificationsModule,
       ],
     };
   }

@@ -8,6 +8,7 @@ import {
 } from '@app/core';
 import { RequestMethod } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { corsOptions, securityHeaders } from './security-headers';
 import { setupSwagger } from './swagger';
 
 /** Paths outside the versioned API (DESIGN.md §2). */
@@ -30,6 +31,11 @@ const UNVERSIONED = [
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
+  // First, so that every answer carries them, those of the middleware below included.
+  app.use(securityHeaders(config));
+  // Before anything that could refuse a preflight (it carries no credentials).
+  const cors = corsOptions(config);
+  if (cors !== undefined) app.enableCors(cors);
   app.use(requestContextMiddleware);
   app.use(requestDeadlineMiddleware(config.requestDeadlineMs));
   applyServerTimeouts(app.getHttpServer(), config.requestDeadlineMs);

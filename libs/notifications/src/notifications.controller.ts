@@ -1,5 +1,12 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
-import { Authenticated, RequireWriter, ErrorBody, IdParam, type Principal } from '@app/core';
+import {
+  Authenticated,
+  RequireWriter,
+  ErrorBody,
+  IdParam,
+  mapPage,
+  type Principal,
+} from '@app/core';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -11,12 +18,17 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ListNotificationsQuery } from './dto/list-notifications.query';
 import {
   CreateNotificationDto,
   GetNotificationQuery,
   UpdateNotificationDto,
 } from './dto/notification.dto';
-import { NotificationResponse, toNotificationResponse } from './dto/notification.response';
+import {
+  NotificationPage,
+  NotificationResponse,
+  toNotificationResponse,
+} from './dto/notification.response';
 import { NotificationStatsService } from './notification-stats.service';
 import { NotificationsService } from './notifications.service';
 
@@ -51,6 +63,44 @@ export class NotificationsController {
   ): Promise<NotificationResponse> {
     return toNotificationResponse(
       await this.notifications.create(workspaceId, principal.userId, body),
+    );
+  }
+
+  /*
+   * The passes controller's `GET /wallet-pass/:id` would take this path (id "notifications")
+   * if it were registered first: AppModule imports NotificationsModule before PassesModule for
+   * that reason, and test/notifications-list.e2e-spec.ts fails if the order changes.
+   */
+  @Get()
+  @ApiOperation({
+    summary: 'List notifications, newest first',
+    description:
+      'Notifications of the workspace, newest first, paged with `cursor` (from the previous page) ' +
+      'and `limit`. Filters combine with AND: `passSerialNumber` (one pass), `status` (any of ' +
+      'several: `status=Draft&status=Scheduled` or `status=Draft,Scheduled`) and `keyword` ' +
+      '(case-insensitive, in notificationName). Statistics are not included: read one ' +
+      'notification with includeStats=true for them.',
+  })
+  @ApiOkResponse({ type: NotificationPage })
+  @ApiBadRequestResponse({
+    description: 'A status that does not exist, a malformed cursor or passSerialNumber',
+    type: ErrorBody,
+    example: {
+      txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
+      timestamp: '2026-01-31T12:00:00.000Z',
+      errorCode: 'INVALID_INPUT',
+      context: {
+        status:
+          'each value in status must be one of the following values: Draft, Initializing, Processing, Finalizing, Published, Scheduled, AppleFailedGoogleSuccess, AppleSuccessGoogleFailed, Failed',
+      },
+    },
+  })
+  async list(
+    @CurrentWorkspace() workspaceId: string,
+    @Query() query: ListNotificationsQuery,
+  ): Promise<NotificationPage> {
+    return mapPage(await this.notifications.list(workspaceId, query), (notification) =>
+      toNotificationResponse(notification),
     );
   }
 

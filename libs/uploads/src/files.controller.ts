@@ -45,6 +45,10 @@ export class FilesController {
     const file = await this.files.openSigned(joinKey(key), query.expires, query.signature);
     response.setHeader('Cache-Control', `private, max-age=${file.maxAgeSeconds}`);
     response.setHeader('X-Content-Type-Options', 'nosniff');
+    // A signed link is made to be shown anywhere (a pass image in a client's dashboard, the
+    // holder page's logo): lift helmet's same-origin resource policy for it; the signature and
+    // expiry are what protect the file.
+    response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     return new StreamableFile(file.stream, {
       type: file.contentType,
       length: file.size,

@@ -50,6 +50,11 @@ describe('loadConfig', () => {
     ],
     [{ STORAGE_DRIVER: 's3' }, 'S3_REGION is required when STORAGE_DRIVER=s3'],
     [{ UPLOAD_BUCKETS: ' , ' }, 'UPLOAD_BUCKETS must list at least one value'],
+    [{ CORS_ORIGINS: 'https://app.example.com/' }, 'CORS_ORIGINS entries must be origins'],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS entries must be origins'],
+    [{ CORS_ORIGINS: '*.example.com' }, 'CORS_ORIGINS entries must be origins'],
+    [{ CORS_ORIGINS: 'ftp://files.example.com' }, 'CORS_ORIGINS entries must be origins'],
+    [{ CORS_ORIGINS: '*,https://app.example.com' }, 'CORS_ORIGINS: "*" must stand alone'],
   ])('refuses %p naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -62,6 +67,22 @@ describe('loadConfig', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toHaveLength(2);
     }
+  });
+
+  it('hands out links to its own port when PUBLIC_BASE_URL is unset', () => {
+    expect(loadConfig({}).publicBaseUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '3900' }).publicBaseUrl).toBe('http://localhost:3900');
+    expect(
+      loadConfig({ PORT: '3900', PUBLIC_BASE_URL: 'https://wallet.example.com' }).publicBaseUrl,
+    ).toBe('https://wallet.example.com');
+  });
+
+  it('allows no cross-origin callers unless CORS_ORIGINS lists them', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
   });
 
   it('strips a trailing slash from base URLs', () => {

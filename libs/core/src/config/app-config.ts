@@ -7,6 +7,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 export interface AppConfig {
   port: number;
   publicBaseUrl: string;
+  /**
+   * Browser origins allowed to call the API cross-origin (CORS): exact origins, or `'*'` for
+   * any. Empty: no CORS headers at all, so browsers keep other sites' scripts out.
+   */
+  corsOrigins: string[] | '*';
   /** Proxy hops in front of the service whose X-Forwarded-For is trusted (for client IPs). */
   trustProxyHops: number;
   /** Time a client has to send a whole request, body included, after its headers. */
@@ -207,6 +212,37 @@ function deriveFilesSigningSecret(jwtSecret: string): string {
     .digest('hex');
 }
 
+/**
+ * `CORS_ORIGINS`: a comma-separated list of exact origins (`scheme://host[:port]`, as browsers
+ * send them in `Origin`), or `*` alone. A path, a trailing slash or a wildcard inside a name
+ * would never equal an `Origin` header, so those are configuration errors rather than silently
+ * allowing nothing.
+ */
+function isExactOrigin(value: string): boolean {
+  try {
+    const parsed = new URL(value);
+    return ['http:', 'https:'].includes(parsed.protocol) && parsed.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+function readCorsOrigins(read: EnvReader): string[] | '*' {
+  const origins = read.list('CORS_ORIGINS', []);
+  if (origins.includes('*')) {
+    if (origins.length > 1) read.problems.push('CORS_ORIGINS: "*" must stand alone');
+    return '*';
+  }
+  for (const origin of origins) {
+    if (!isExactOrigin(origin)) {
+      read.problems.push(
+        `CORS_ORIGINS entries must be origins such as https://app.example.com, without path or trailing slash (got "${origin}")`,
+      );
+    }
+  }
+  return origins;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const read = new EnvReader(env);
 
@@ -262,13 +298,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
 
   const jwtSecret = configuredSecret ?? randomBytes(48).toString('base64url');
+  const port = read.int('PORT', 3000, 0, 65535);
   const perMinute = read.int('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000);
 
   const config: AppConfig = {
-    port: read.int('PORT', 3000, 0, 65535),
+    port,
     trustProxyHops: read.int('TRUST_PROXY_HOPS', 0, 0, 10),
     requestDeadlineMs: read.int('HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 10 * 60_000),
-    publicBaseUrl: read.url('PUBLIC_BASE_URL', 'http://localhost:3000', ['http:', 'https:'])!,
+    // The links handed out must reach this process when nothing else is configured, so the
+    // default follows PORT (it used to stay on 3000 whatever the port).
+    publicBaseUrl: read.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:'])!,
+    corsOrigins: readCorsOrigins(read),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     database,
     jwt: {

@@ -81,6 +81,40 @@ export class NotificationResponse {
   notificationStats?: NotificationStatsResponse;
 }
 
+const EXAMPLE_NOTIFICATION: NotificationResponse = {
+  id: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
+  passSerialNumber: '019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b',
+  notificationName: 'Weekend promo',
+  notificationMessage: 'Double points this weekend!',
+  status: 'Published',
+  scheduledTime: null,
+  publishedTime: '2026-01-31T12:00:02.140Z',
+  sentTime: '2026-01-31T12:00:00.512Z',
+  appleNotificationSentCount: 120,
+  googleNotificationSentCount: 45,
+  totalNotificationSentCount: 165,
+  failureReason: null,
+  accountId: '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b',
+  workspaceId: '019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b',
+  createdTime: '2026-01-31T12:00:00.000Z',
+  updatedTime: '2026-01-31T12:00:02.140Z',
+  createdBy: '019a2b3c-4444-7f60-8a1b-2c3d4e5f6a7b',
+  updatedBy: '019a2b3c-4444-7f60-8a1b-2c3d4e5f6a7b',
+};
+
+export class NotificationPage {
+  @ApiProperty({ type: [NotificationResponse], example: [EXAMPLE_NOTIFICATION] })
+  items!: NotificationResponse[];
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Pass it back as `cursor` for the next page; null on the last page.',
+    example: 'eyJhZnRlciI6IjAxOWEyYjNjLTRkNWUtN2Y2MC04YTFiLTJjM2Q0ZTVmNmE3YiJ9',
+  })
+  cursor!: string | null;
+  @ApiProperty({ example: true }) hasMore!: boolean;
+}
+
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
 export function toNotificationResponse(

@@ -20,8 +20,14 @@ export class HolderController {
   @Get(':slug')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-cache')
-  page(@Param() { slug }: SlugParam): Promise<string> {
-    return this.holder.page(slug);
+  async page(
+    @Param() { slug }: SlugParam,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    const page = await this.holder.page(slug);
+    // Replaces the API's policy (set for every response in apps/api) with the page's own.
+    response.setHeader('Content-Security-Policy', page.contentSecurityPolicy);
+    return page.html;
   }
 
   @Get(':slug/pass.pkpass')

@@ -4,7 +4,7 @@ import { UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
-import { renderHolderPage } from './holder-page';
+import { renderHolderPage, type HolderPage } from './holder-page';
 
 const LOGO_URL_SECONDS = 3600;
 
@@ -22,7 +22,7 @@ export class HolderService {
     this.passRows = new EntityRows(dataSource, Pass, 'p');
   }
 
-  async page(slug: string): Promise<string> {
+  async page(slug: string): Promise<HolderPage> {
     const pass = await this.publishedPass(slug);
     const metadata = pass.passMetadata;
     const logo = pass.uploadInfoList.find((info) => info.fileName === 'logo.png');

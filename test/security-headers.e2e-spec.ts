@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import request, { type Response } from 'supertest';
+import { makePng } from './support/png';
+import { OwnerSession } from './support/session';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const ALLOWED = 'https://app.example.com';
+const OTHER = 'https://evil.example.net';
+
+/** What helmet adds to every answer, whatever the route and status. */
+function expectHelmetHeaders(response: Response): void {
+  expect(response.headers).toMatchObject({
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'SAMEORIGIN',
+    'strict-transport-security': expect.stringContaining('max-age='),
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+    'content-security-policy': expect.stringContaining("frame-ancestors 'none'"),
+  });
+  expect(response.headers['x-powered-by']).toBeUndefined();
+}
+
+describe('Security headers', () => {
+  let testApp: TestApp;
+  let owner: OwnerSession;
+  let slug: string;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    owner = await OwnerSession.start(testApp.server);
+    const uploadInfoList = [];
+    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+      const png = makePng({ width: 8, height: 8, rgba: [26, 43, 60, 255] });
+      uploadInfoList.push({ fileName, uploadKey: await owner.upload(png, fileName) });
+    }
+    const created = await request(testApp.server)
+      .post('/v1/wallet-pass')
+      .set(owner.auth)
+      .send({
+        passName: 'Headers card',
+        passMetadata: {
+          description: 'Loyalty card',
+          organizationName: 'Brand Ltd',
+          backgroundColor: '#1A2B3C',
+        },
+        status: 'Published',
+        uploadInfoList,
+      })
+      .expect(201);
+    slug = (created.body as { slug: string }).slug;
+  });
+  afterAll(() => testApp.close());
+
+  const http = () => request(testApp.server);
+
+  it.each([
+    ['an API answer', '/v1/me', 200],
+    ['a refused request', '/v1/wallet-pass', 401],
+    ['an unknown route', '/v1/no-such-route', 404],
+    ['the OpenAPI JSON', '/docs-json', 200],
+    ['a short link', '/l/no-such-link', 404],
+    ['the PassKit web service', '/passkit/v1/passes/pass.x/no-such-pass', 401],
+    ['a file link without signature', '/files/pass-assets/x/y/logo.png', 403],
+    ['health', '/health', 200],
+  ])('puts them on %s, with a policy that allows nothing', async (_label, path, status) => {
+    const response = await http()
+      .get(path)
+      .set(path === '/v1/me' ? owner.auth : {})
+      .expect(status);
+    expectHelmetHeaders(response);
+    expect(response.headers['content-security-policy']).toBe(
+      "default-src 'none';base-uri 'none';form-action 'none';frame-ancestors 'none'",
+    );
+  });
+
+  it("gives the holder page a policy its own markup satisfies: its style's hash, its logo's origin", async () => {
+    const response = await http().get(`/p/${slug}`).expect(200);
+    expectHelmetHeaders(response);
+    const policy = response.headers['content-security-policy'];
+    const html = response.text;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    expect(style).toContain('#1A2B3C');
+    const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+    expect(policy).toContain(`style-src 'sha256-${hash}'`);
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).not.toContain('script-src');
+    expect(policy).toContain("default-src 'none'");
+    expect(html).not.toContain('<script');
+    expect(html).not.toMatch(/ style=/);
+    const logoUrl = /<img class="logo" src="([^"]+)"/.exec(html)?.[1]?.replace(/&#38;/g, '&');
+    expect(logoUrl).toBeDefined();
+    const logo = new URL(logoUrl ?? '');
+    expect(policy).toContain(`img-src ${logo.origin}`);
+
+    // The signed file itself may be shown by pages of other origins (CORP lifted for /files).
+    const file = await http().get(`${logo.pathname}${logo.search}`).expect(200);
+    expectHelmetHeaders(file);
+    expect(file.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
+  it('gives Swagger UI scripts from itself only, and inline styles', async () => {
+    const response = await http().get('/docs').redirects(1).expect(200);
+    expectHelmetHeaders(response);
+    const policy = response.headers['content-security-policy'];
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).toContain("style-src 'self' 'unsafe-inline'");
+    expect(policy).toContain(`connect-src 'self' ${testApp.config.publicBaseUrl}`);
+    const init = await http().get('/docs/swagger-ui-init.js').expect(200);
+    expect(init.headers['content-security-policy']).toBe(policy);
+  });
+
+  it('answers no cross-origin request by default (CORS off)', async () => {
+    const preflight = await http()
+      .options('/v1/wallet-pass')
+      .set('Origin', ALLOWED)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization');
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
+    const get = await http().get('/v1/me').set(owner.auth).set('Origin', ALLOWED).expect(200);
+    expect(get.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('CORS_ORIGINS', () => {
+  describe('with a list of origins', () => {
+    let testApp: TestApp;
+    let owner: OwnerSession;
+
+    beforeAll(async () => {
+      testApp = await startTestApp({ CORS_ORIGINS: `${ALLOWED},http://localhost:5173` });
+      owner = await OwnerSession.start(testApp.server);
+    });
+    afterAll(() => testApp.close());
+
+    const preflight = (origin: string) =>
+      request(testApp.server)
+        .options('/v1/wallet-pass/notifications')
+        .set('Origin', origin)
+        .set('Access-Control-Request-Method', 'POST')
+        .set('Access-Control-Request-Headers', 'authorization,content-type,x-workspace-id');
+
+    it('lets a listed origin through the preflight, before any credentials', async () => {
+      const response = await preflight(ALLOWED).expect(204);
+      expect(response.headers).toMatchObject({
+        'access-control-allow-origin': ALLOWED,
+        'access-control-allow-methods': 'GET,HEAD,POST,PUT,PATCH,DELETE',
+        'access-control-allow-headers': 'Authorization,api-key,Content-Type,x-workspace-id',
+        'access-control-max-age': '600',
+        vary: expect.stringContaining('Origin'),
+      });
+      expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+      expectHelmetHeaders(response);
+      expect(
+        (await preflight('http://localhost:5173')).headers['access-control-allow-origin'],
+      ).toBe('http://localhost:5173');
+    });
+
+    it('lets the listed origin read answers and the headers clients need', async () => {
+      const response = await request(testApp.server)
+        .get('/v1/me')
+        .set(owner.auth)
+        .set('Origin', ALLOWED)
+        .expect(200);
+      expect(response.headers['access-control-allow-origin']).toBe(ALLOWED);
+      expect(response.headers['access-control-expose-headers']).toContain('x-request-id');
+      expect(response.headers['access-control-expose-headers']).toContain('Retry-After');
+    });
+
+    it.each([
+      ['another origin', OTHER],
+      ['a listed host on another scheme', 'http://app.example.com'],
+      ['a listed origin with another port', 'https://app.example.com:8443'],
+      ['a suffix of a listed origin', 'https://app.example.com.evil.example.net'],
+    ])('gives %s no Access-Control-Allow-Origin', async (_label, origin) => {
+      const response = await preflight(origin);
+      expect(response.status).toBeLessThan(500);
+      expect(response.headers['access-control-allow-origin']).toBeUndefined();
+      const get = await request(testApp.server).get('/v1/me').set(owner.auth).set('Origin', origin);
+      expect(get.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('with *', () => {
+    let testApp: TestApp;
+
+    beforeAll(async () => {
+      testApp = await startTestApp({ CORS_ORIGINS: '*' });
+    });
+    afterAll(() => testApp.close());
+
+    it('lets any origin call, without credentials', async () => {
+      const response = await request(testApp.server)
+        .options('/v1/wallet-pass')
+        .set('Origin', OTHER)
+        .set('Access-Control-Request-Method', 'GET')
+        .expect(204);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+    });
+  });
+});
