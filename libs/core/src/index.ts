@@ -7,6 +7,7 @@ export * from './database/database.module';
 export * from './database/db-errors';
 export * from './database/entity-rows';
 export * from './database/like';
+export * from './database/mysql-deadlines';
 export * from './database/schema-migrator';
 export * from './errors/all-exceptions.filter';
 export * from './errors/domain-errors';
