@@ -36,3 +36,4 @@ export * from './http/body-limits';
 export * from './worker/worker-scheduler';
 export * from './worker/lease';
 export * from './worker/backoff';
+export * from './retention/retention.worker';
