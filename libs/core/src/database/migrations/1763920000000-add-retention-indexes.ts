@@ -8,8 +8,8 @@ import { timeColumn } from '../schema';
  * callback again and the nonce must still be known). Rows recorded before this migration have
  * no expiry and are judged by `received_time`, hence the second column of that index.
  */
-export class AddRetentionIndexes1763910000000 implements MigrationInterface {
-  name = 'AddRetentionIndexes1763910000000';
+export class AddRetentionIndexes1763920000000 implements MigrationInterface {
+  name = 'AddRetentionIndexes1763920000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createIndex(
