@@ -13,6 +13,11 @@ import {
  * `cut()` resets every open connection, both ways, as a server that dies does (the server
  * side sees its client vanish and rolls back what it had open), and resets each new one as
  * soon as it is accepted; `restore()` forwards again.
+ *
+ * `silence()` stands for a host that stops answering without closing anything (powered off,
+ * network partition, packets dropped): every connection stays open and new ones are accepted,
+ * but no byte goes through either way (they are swallowed, as dropped packets are);
+ * `restore()` forwards again on the connections still open.
  */
 export class TcpProxy {
   /** Connections forwarded, and connections reset at accept while cut. */
@@ -21,6 +26,7 @@ export class TcpProxy {
   private readonly server: Server;
   private readonly pairs = new Set<{ client: Socket; upstream: Socket }>();
   private isCut = false;
+  private isSilent = false;
 
   private constructor(
     private readonly targetHost: string,
@@ -58,8 +64,13 @@ export class TcpProxy {
     this.pairs.clear();
   }
 
+  silence(): void {
+    this.isSilent = true;
+  }
+
   restore(): void {
     this.isCut = false;
+    this.isSilent = false;
   }
 
   async close(): Promise<void> {
@@ -86,7 +97,12 @@ export class TcpProxy {
     };
     client.once('close', drop);
     upstream.once('close', drop);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    // Not pipe(): bytes that arrive while silent are dropped, not delivered on restore.
+    client.on('data', (chunk: Buffer) => {
+      if (!this.isSilent) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!this.isSilent) client.write(chunk);
+    });
   }
 }

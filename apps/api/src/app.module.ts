@@ -4,6 +4,7 @@ import {
   ConfigModule,
   DatabaseModule,
   OpsModule,
+  RetentionModule,
   SchedulerModule,
   type AppConfig,
 } from '@app/core';
@@ -26,6 +27,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(),
         SchedulerModule,
+        RetentionModule,
         HttpModule,
         OpsModule,
         AuthModule,

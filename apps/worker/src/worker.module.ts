@@ -1,4 +1,10 @@
-import { ConfigModule, DatabaseModule, SchedulerModule, type AppConfig } from '@app/core';
+import {
+  ConfigModule,
+  DatabaseModule,
+  SchedulerModule,
+  RetentionModule,
+  type AppConfig,
+} from '@app/core';
 import { NotificationsModule } from '@app/notifications';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
@@ -20,6 +26,7 @@ export class WorkerModule {
         ConfigModule.forRoot({ ...config, worker: { ...config.worker, enabled: true } }),
         DatabaseModule.forRoot(),
         SchedulerModule,
+        RetentionModule,
         WalletAModule,
         WalletBModule,
         NotificationsModule,

@@ -1,4 +1,4 @@
-import { APP_CONFIG, RateLimitModule, type AppConfig } from '@app/core';
+import { APP_CONFIG, RateLimitModule, RetentionWorker, type AppConfig } from '@app/core';
 import { LocationsModule } from '@app/locations';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
@@ -61,4 +61,16 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     WALLET_A_PUSHER,
   ],
 })
-export class WalletAModule {}
+export class WalletAModule {
+  constructor(retention: RetentionWorker) {
+    // Push jobs that ended long ago: nothing reads them again.
+    retention.register({
+      table: 'wallet_a_push_job',
+      key: 'id',
+      expired: ({ cutoff }) => ({
+        where: "state IN ('done', 'superseded') AND finished_time < ?",
+        parameters: [cutoff],
+      }),
+    });
+  }
+}

@@ -1,4 +1,4 @@
-import { APP_CONFIG, type AppConfig } from '@app/core';
+import { APP_CONFIG, RetentionWorker, type AppConfig } from '@app/core';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { Logger, Module } from '@nestjs/common';
@@ -57,4 +57,31 @@ import { WALLET_B_SERVICE_ACCOUNT, WalletBService } from './wallet-b.service';
   ],
   exports: [WalletBService, ClassSyncWorker],
 })
-export class WalletBModule {}
+export class WalletBModule {
+  constructor(retention: RetentionWorker) {
+    // Sync jobs that ended long ago, except each pass's latest done one: ClassSyncWorker reads
+    // its object hash to skip patching every holder's object when their content did not change.
+    retention.register({
+      table: 'wallet_b_sync_job',
+      key: 'id',
+      expired: ({ cutoff }) => ({
+        where:
+          "finished_time < ? AND (state IN ('superseded', 'failed') OR (state = 'done' AND " +
+          'EXISTS (SELECT 1 FROM wallet_b_sync_job newer WHERE newer.pass_id = ' +
+          "wallet_b_sync_job.pass_id AND newer.state = 'done' AND " +
+          'newer.finished_time > wallet_b_sync_job.finished_time)))',
+        parameters: [cutoff],
+      }),
+    });
+    // A nonce is needed only while Google may still send its callback (it verifies until
+    // expTimeMillis); nonces stored before their expiry was are kept RETENTION_DAYS.
+    retention.register({
+      table: 'wallet_b_callback',
+      key: 'nonce',
+      expired: ({ now, cutoff }) => ({
+        where: 'expires_time < ? OR (expires_time IS NULL AND received_time < ?)',
+        parameters: [now, cutoff],
+      }),
+    });
+  }
+}

@@ -10,6 +10,12 @@ describe('loadConfig', () => {
       migrateOnStart: true,
     });
     expect(config.worker).toEqual({ enabled: true, schedulerIntervalMs: 5000, leaseMs: 60_000 });
+    expect(config.retention).toEqual({
+      days: 30,
+      intervalMs: 3_600_000,
+      batchSize: 1000,
+      maxRowsPerRun: 100_000,
+    });
     expect(config.upload).toEqual({
       maxBytes: 10485760,
       buckets: ['pass-assets', 'campaign-assets'],
@@ -32,6 +38,37 @@ describe('loadConfig', () => {
       url: 'mysql://u:p@db:3306/wallet',
       migrateOnStart: true,
       poolSize: 25,
+      timeouts: { connectMs: 3000, acquireMs: 3000, queryMs: 4000 },
+    });
+  });
+
+  it('reads the MySQL timeouts', () => {
+    const config = loadConfig({
+      DB_TYPE: 'mysql',
+      DB_URL: 'mysql://u:p@db:3306/wallet',
+      DB_CONNECT_TIMEOUT_MS: '1500',
+      DB_ACQUIRE_TIMEOUT_MS: '2000',
+      DB_QUERY_TIMEOUT_MS: '60000',
+    });
+    expect(config.database.type === 'mysql' && config.database.timeouts).toEqual({
+      connectMs: 1500,
+      acquireMs: 2000,
+      queryMs: 60_000,
+    });
+  });
+
+  it('reads the retention settings', () => {
+    const config = loadConfig({
+      RETENTION_DAYS: '7',
+      RETENTION_INTERVAL_MS: '600000',
+      RETENTION_BATCH_SIZE: '50',
+      RETENTION_MAX_ROWS_PER_RUN: '500',
+    });
+    expect(config.retention).toEqual({
+      days: 7,
+      intervalMs: 600_000,
+      batchSize: 50,
+      maxRowsPerRun: 500,
     });
   });
 
@@ -55,6 +92,22 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: '*.example.com' }, 'CORS_ORIGINS entries must be origins'],
     [{ CORS_ORIGINS: 'ftp://files.example.com' }, 'CORS_ORIGINS entries must be origins'],
     [{ CORS_ORIGINS: '*,https://app.example.com' }, 'CORS_ORIGINS: "*" must stand alone'],
+    [
+      { DB_TYPE: 'mysql', DB_URL: 'mysql://db/w', DB_QUERY_TIMEOUT_MS: '0' },
+      'DB_QUERY_TIMEOUT_MS must be an integer from 100 to 3600000',
+    ],
+    [
+      { DB_TYPE: 'mysql', DB_URL: 'mysql://db/w', DB_CONNECT_TIMEOUT_MS: '5s' },
+      'DB_CONNECT_TIMEOUT_MS must be an integer',
+    ],
+    [
+      { DB_TYPE: 'mysql', DB_URL: 'mysql://db/w', DB_ACQUIRE_TIMEOUT_MS: '50' },
+      'DB_ACQUIRE_TIMEOUT_MS must be an integer from 100 to 120000',
+    ],
+    [{ RETENTION_DAYS: '0' }, 'RETENTION_DAYS must be an integer from 1 to 3650'],
+    [{ RETENTION_INTERVAL_MS: '10' }, 'RETENTION_INTERVAL_MS must be an integer from 1000'],
+    [{ RETENTION_BATCH_SIZE: '20000' }, 'RETENTION_BATCH_SIZE must be an integer from 1 to 10000'],
+    [{ RETENTION_MAX_ROWS_PER_RUN: '-1' }, 'RETENTION_MAX_ROWS_PER_RUN must be an integer'],
   ])('refuses %p naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

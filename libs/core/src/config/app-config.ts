@@ -25,6 +25,7 @@ export interface AppConfig {
    * worker that claimed it without a checkpoint; after that another worker takes it over.
    */
   worker: { enabled: boolean; schedulerIntervalMs: number; leaseMs: number };
+  retention: RetentionConfig;
   storage: StorageConfig;
   /** `quotaBytes`: what one workspace's uploads may take together. */
   upload: { maxBytes: number; buckets: string[]; quotaBytes: number };
@@ -37,7 +38,28 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string; migrateOnStart: boolean }
-  | { type: 'mysql'; url: string; migrateOnStart: boolean; poolSize: number };
+  | {
+      type: 'mysql';
+      url: string;
+      migrateOnStart: boolean;
+      poolSize: number;
+      /**
+       * How long a database host that stops answering may hold a request: opening a connection
+       * (TCP and handshake), waiting for a pooled one, and one query. See mysql-deadlines.ts.
+       */
+      timeouts: { connectMs: number; acquireMs: number; queryMs: number };
+    };
+
+/**
+ * Deleting finished work: rows finished more than `days` ago, at most `batchSize` per
+ * statement and `maxRowsPerRun` per table and run, every `intervalMs` where workers run.
+ */
+export interface RetentionConfig {
+  days: number;
+  intervalMs: number;
+  batchSize: number;
+  maxRowsPerRun: number;
+}
 
 export interface RateLimitConfig {
   /** Requests a minute per caller: one API key, one user's bearer tokens, or one client IP. */
@@ -257,6 +279,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       url: url ?? '',
       migrateOnStart,
       poolSize: read.int('DB_POOL_SIZE', 10, 1, 500),
+      // Below the 5 s in which a request should learn that the database is away (a 503).
+      timeouts: {
+        connectMs: read.int('DB_CONNECT_TIMEOUT_MS', 3000, 100, 120_000),
+        acquireMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 120_000),
+        queryMs: read.int('DB_QUERY_TIMEOUT_MS', 4000, 100, 3_600_000),
+      },
     };
   } else {
     database = {
@@ -324,6 +352,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       enabled: read.bool('WORKER_ENABLED', true),
       schedulerIntervalMs: read.int('SCHEDULER_INTERVAL_MS', 5000, 100, 15 * 60 * 1000),
       leaseMs: read.int('WORKER_LEASE_MS', 60_000, 1000, 60 * 60 * 1000),
+    },
+    retention: {
+      days: read.int('RETENTION_DAYS', 30, 1, 3650),
+      intervalMs: read.int('RETENTION_INTERVAL_MS', 60 * 60 * 1000, 1000, 7 * 24 * 3600 * 1000),
+      batchSize: read.int('RETENTION_BATCH_SIZE', 1000, 1, 10_000),
+      maxRowsPerRun: read.int('RETENTION_MAX_ROWS_PER_RUN', 100_000, 1, 10_000_000),
     },
     storage: {
       driver: read.oneOf('STORAGE_DRIVER', ['local', 's3'] as const, 'local'),

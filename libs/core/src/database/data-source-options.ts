@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { MIGRATIONS } from './migrations';
+import { mysqlDriverWithDeadlines } from './mysql-deadlines';
 import { installSqliteConnectionGate } from './sqlite-gate';
 
 type EntityList = NonNullable<DataSourceOptions['entities']>;
@@ -30,9 +31,17 @@ export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): Dat
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       poolSize: db.poolSize,
+      // Covers TCP connect and handshake of each new connection (an unanswered SYN included).
+      connectTimeout: db.timeouts.connectMs,
+      // Acquire and query deadlines, which mysql2's pool lacks or applies without dropping the
+      // stuck connection: see mysql-deadlines.ts.
+      driver: mysqlDriverWithDeadlines({
+        acquireMs: db.timeouts.acquireMs,
+        queryMs: db.timeouts.queryMs,
+      }),
       // trace: false stops mysql2 capturing a stack trace on every query (3 % of the CPU of
       // a list request); TypeORM's QueryFailedError still names the query that failed.
-      extra: { connectTimeout: 5000, trace: false },
+      extra: { trace: false },
     };
   }
 

@@ -28,4 +28,11 @@ describe('sqlDialect', () => {
       expect(dialect.readDate(instant)).toBe(instant);
     }
   });
+
+  it('writes a date parameter as each driver compares it with a stored datetime', () => {
+    const instant = new Date('2025-03-04T05:06:07.089Z');
+    expect(mysql.writeDate(instant)).toBe(instant);
+    expect(sqlite.writeDate(instant)).toBe('2025-03-04 05:06:07.089');
+    expect(sqlite.readDate(sqlite.writeDate(instant))).toEqual(instant);
+  });
 });

@@ -32,11 +32,21 @@ export interface SqlDialect {
    * hands over a Date, SQLite the UTC text TypeORM stored (`YYYY-MM-DD HH:MM:SS.SSS`, no zone).
    */
   readDate(value: Date | string): Date;
+  /**
+   * A date as a raw query parameter, compared with a `datetime` column as TypeORM stored it:
+   * mysql2 writes a Date itself (in the connection's zone, UTC); better-sqlite3 binds no Dates,
+   * and TypeORM stores UTC text `YYYY-MM-DD HH:MM:SS.SSS`, which compares as text.
+   */
+  writeDate(value: Date): Date | string;
 }
 
 function readDate(value: Date | string): Date {
   if (value instanceof Date) return value;
   return new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
+}
+
+function writeSqliteDate(value: Date): string {
+  return value.toISOString().replace('T', ' ').slice(0, 23);
 }
 
 const MYSQL: SqlDialect = {
@@ -46,6 +56,7 @@ const MYSQL: SqlDialect = {
   rowLocks: true,
   jsonTextType: 'mediumtext',
   readDate,
+  writeDate: (value) => value,
 };
 
 const SQLITE: SqlDialect = {
@@ -55,6 +66,7 @@ const SQLITE: SqlDialect = {
   rowLocks: false,
   jsonTextType: 'text',
   readDate,
+  writeDate: writeSqliteDate,
 };
 
 /** The dialect of a TypeORM driver type (`DataSourceOptions['type']`), e.g. in a migration. */

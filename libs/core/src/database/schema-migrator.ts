@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { sqlDialect } from './dialect';
+import { withDatabaseTimeouts } from './mysql-deadlines';
 
 const MIGRATION_LOCK = 'wallet_pass_service_migrations';
 
@@ -9,7 +10,12 @@ const MIGRATION_LOCK = 'wallet_pass_service_migrations';
  * Applies pending migrations at start (DB_MIGRATE_ON_START, default true). On MySQL a named
  * lock makes instances that start together take turns, so only one applies each migration.
  */
-export async function runMigrations(dataSource: DataSource, logger?: Logger): Promise<string[]> {
+export function runMigrations(dataSource: DataSource, logger?: Logger): Promise<string[]> {
+  // No query deadline: a migration may rewrite a large table, and the lock wait is 120 s.
+  return withDatabaseTimeouts({ queryMs: null }, () => migrate(dataSource, logger));
+}
+
+async function migrate(dataSource: DataSource, logger?: Logger): Promise<string[]> {
   const lockRunner = sqlDialect(dataSource).isMysql ? dataSource.createQueryRunner() : null;
   try {
     if (lockRunner) {

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { TypeORMError } from 'typeorm';
 import { driverErrorCode, isUniqueViolation } from '../database/db-errors';
+import { ACQUIRE_TIMEOUT_CODE } from '../database/mysql-deadlines';
 import type { AppRequest } from '../http/request-context';
 import {
   DomainError,
@@ -22,6 +23,7 @@ const DATABASE_UNAVAILABLE_CODES = new Set([
   'ENOTFOUND',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
+  ACQUIRE_TIMEOUT_CODE,
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'ER_LOCK_WAIT_TIMEOUT',

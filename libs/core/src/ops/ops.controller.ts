@@ -7,13 +7,20 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
+import { withDatabaseTimeouts } from '../database/mysql-deadlines';
 import { UnavailableError } from '../errors/domain-errors';
 import { ErrorBody } from '../errors/error-body';
 import { Public } from '../http/auth-policy';
 import { SkipRateLimit } from '../rate-limit/rate-limit.guard';
 import { MetricsService } from './metrics.service';
 
+/** `/health` answers within this long whatever the database does. */
 const DATABASE_PING_TIMEOUT_MS = 2000;
+/**
+ * The ping's own MySQL deadlines, below the answer's: a silent host then also costs the ping's
+ * connection (destroyed, see mysql-deadlines.ts) rather than leaving it stuck in the pool.
+ */
+const PING_DEADLINES = { queryMs: 1500, acquireMs: 1500 };
 
 @ApiTags('Operations')
 @Controller()
@@ -56,7 +63,8 @@ export class OpsController {
     });
     try {
       if (!this.dataSource.isInitialized) throw new UnavailableError('Database is not connected');
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      const ping = withDatabaseTimeouts(PING_DEADLINES, () => this.dataSource.query('SELECT 1'));
+      await Promise.race([ping, timeout]);
     } catch (error) {
       if (error instanceof UnavailableError) throw error;
       throw new UnavailableError('Database is not reachable');

@@ -21,6 +21,8 @@ export interface PolledWorker {
   tick(): Promise<unknown>;
   /** Whether this process runs the worker (e.g. only where WalletB is configured). */
   runsHere?(): boolean;
+  /** Its own poll interval, for work that is not due every SCHEDULER_INTERVAL_MS (retention). */
+  readonly intervalMs?: number;
 }
 
 /**
@@ -166,8 +168,9 @@ export class WorkerScheduler implements OnApplicationBootstrap, BeforeApplicatio
     if (!this.config.worker.enabled) return;
     for (const { worker, handle } of this.handles) {
       if (worker.runsHere?.() === false) continue;
-      handle.start(this.config.worker.schedulerIntervalMs);
-      this.logger.log(`${worker.name}: polling every ${this.config.worker.schedulerIntervalMs} ms`);
+      const intervalMs = worker.intervalMs ?? this.config.worker.schedulerIntervalMs;
+      handle.start(intervalMs);
+      this.logger.log(`${worker.name}: polling every ${intervalMs} ms`);
     }
   }
 

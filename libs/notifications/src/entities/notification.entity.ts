@@ -14,6 +14,14 @@ export const NOTIFICATION_STATUSES = [
 ] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
+/** Where delivery ends: nothing changes a notification in these statuses any more. */
+export const FINAL_STATUSES: readonly NotificationStatus[] = [
+  'Published',
+  'Failed',
+  'AppleFailedGoogleSuccess',
+  'AppleSuccessGoogleFailed',
+];
+
 /** What a client may ask for on create or update; the rest are set by delivery. */
 export const REQUESTABLE_STATUSES = ['Draft', 'Processing', 'Scheduled'] as const;
 export type RequestableStatus = (typeof REQUESTABLE_STATUSES)[number];

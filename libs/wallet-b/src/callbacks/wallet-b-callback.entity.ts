@@ -17,4 +17,11 @@ export class WalletBCallback {
 
   @Column({ name: 'received_time', type: 'datetime', precision: 3 })
   receivedTime!: Date;
+
+  /**
+   * The callback's `expTimeMillis`: until then Google may send it again, so the nonce is kept
+   * until then (retention deletes it after). Null for nonces recorded before it was stored.
+   */
+  @Column({ name: 'expires_time', type: 'datetime', precision: 3, nullable: true })
+  expiresTime!: Date | null;
 }

@@ -97,6 +97,7 @@ export class WalletBCallbacksService {
           objectId: event.objectId,
           passId,
           receivedTime: now,
+          expiresTime: new Date(event.expTimeMillis),
         });
       } catch (error) {
         if (isUniqueViolation(error)) return { result: 'repeated' as const, event };

@@ -8,6 +8,7 @@ import { CreateWalletB1763880000000 } from './1763880000000-create-wallet-b';
 import { CreateLinkClicks1763890000000 } from './1763890000000-create-link-clicks';
 import { AddUserTokenVersion1763900000000 } from './1763900000000-add-user-token-version';
 import { AddNotificationListIndex1763910000000 } from './1763910000000-add-notification-list-index';
+import { AddRetentionIndexes1763920000000 } from './1763920000000-add-retention-indexes';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   CreateLinkClicks1763890000000,
   AddUserTokenVersion1763900000000,
   AddNotificationListIndex1763910000000,
+  AddRetentionIndexes1763920000000,
 ];

@@ -1,0 +1,143 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createPool, type Pool, type PoolOptions } from 'mysql2';
+
+/**
+ * Deadlines on the MySQL/MariaDB pool, so that a database host that stops answering (packets
+ * dropped, connections left open) fails requests within seconds instead of leaving them on
+ * pooled sockets until TCP gives up.
+ *
+ * - connect: mysql2's `connectTimeout` (set in data-source-options.ts) covers the TCP connect
+ *   and the handshake.
+ * - acquire: mysql2's pool has no acquire timeout (TypeORM's `acquireTimeout` is passed through
+ *   and ignored), so {@link mysqlDriverWithDeadlines} bounds `getConnection` itself: a caller
+ *   waiting longer gets an error, and a connection that arrives after that goes back to the pool.
+ * - query: mysql2's per-query `timeout` fails only the query; the connection keeps the
+ *   timed-out command at the head of its queue, so every command behind it would wait too, and
+ *   TypeORM would release it to the pool like that. A connection whose query timed out is
+ *   therefore destroyed (removed from the pool, socket closed; the server rolls back whatever
+ *   it had open), and the pool opens a fresh one when the host answers again.
+ *
+ * TypeORM's own `enableQueryTimeout` sets the same mysql2 `timeout` but leaves the connection
+ * in the pool, which is the hang this module exists to avoid.
+ */
+export interface MysqlDeadlines {
+  acquireMs: number;
+  queryMs: number;
+}
+
+/** What a piece of work asks for instead of the pool's defaults (see {@link withDatabaseTimeouts}). */
+export interface DatabaseTimeouts {
+  /** Per query; `null` for none (migrations, which may rewrite large tables). */
+  queryMs?: number | null;
+  acquireMs?: number;
+}
+
+/** The code of the error a caller gets when no connection came within the acquire timeout. */
+export const ACQUIRE_TIMEOUT_CODE = 'DB_ACQUIRE_TIMEOUT';
+
+const overrides = new AsyncLocalStorage<DatabaseTimeouts>();
+
+/**
+ * Runs `work` with other timeouts for the MySQL queries it makes (through any TypeORM call in
+ * its async context): `/health` wants a shorter one, migrations none. No effect on SQLite.
+ */
+export function withDatabaseTimeouts<T>(
+  timeouts: DatabaseTimeouts,
+  work: () => Promise<T>,
+): Promise<T> {
+  return overrides.run({ ...overrides.getStore(), ...timeouts }, work);
+}
+
+type QueryCallback = (error: (Error & { code?: string }) | null, ...results: unknown[]) => void;
+
+/** The part of a mysql2 pool connection the deadlines touch. */
+interface DeadlineConnection {
+  query(...args: unknown[]): unknown;
+  release(): void;
+  destroy(): void;
+}
+
+type GetConnectionCallback = (error: Error | null, connection?: DeadlineConnection) => void;
+
+interface DeadlinePool {
+  getConnection(callback: GetConnectionCallback): void;
+}
+
+const QUERY_TIMEOUT_CODE = 'PROTOCOL_SEQUENCE_TIMEOUT';
+
+/**
+ * A stand-in for the `mysql2` module as TypeORM's `driver` option: its `createPool` makes a real
+ * mysql2 pool with the acquire and query deadlines. TypeORM needs nothing else of the module
+ * unless replication is configured, which this service does not use.
+ */
+export function mysqlDriverWithDeadlines(deadlines: MysqlDeadlines): {
+  createPool(options: PoolOptions): Pool;
+} {
+  return {
+    createPool(options: PoolOptions): Pool {
+      const pool = createPool(options);
+      installDeadlines(pool, deadlines);
+      return pool;
+    },
+  };
+}
+
+function installDeadlines(pool: DeadlinePool, deadlines: MysqlDeadlines): void {
+  const getConnection = pool.getConnection.bind(pool);
+  const bounded = new WeakSet<DeadlineConnection>();
+
+  pool.getConnection = (callback: GetConnectionCallback): void => {
+    const acquireMs = overrides.getStore()?.acquireMs ?? deadlines.acquireMs;
+    let answered = false;
+    const timer = setTimeout(() => {
+      answered = true;
+      const error = new Error(`No database connection within ${acquireMs} ms`) as Error & {
+        code: string;
+      };
+      error.code = ACQUIRE_TIMEOUT_CODE;
+      callback(error);
+    }, acquireMs);
+    getConnection((error, connection) => {
+      if (answered) {
+        // The caller gave up; the connection is fine, so it serves the next one.
+        if (error === null && connection !== undefined) connection.release();
+        return;
+      }
+      answered = true;
+      clearTimeout(timer);
+      if (error !== null || connection === undefined) {
+        callback(error);
+        return;
+      }
+      if (!bounded.has(connection)) {
+        boundQueries(connection, deadlines.queryMs);
+        bounded.add(connection);
+      }
+      callback(null, connection);
+    });
+  };
+}
+
+/** Gives every query of the connection a timeout and destroys the connection when one fires. */
+function boundQueries(connection: DeadlineConnection, defaultMs: number): void {
+  const query = connection.query.bind(connection);
+  connection.query = (...args: unknown[]): unknown => {
+    const store = overrides.getStore();
+    const timeoutMs = store?.queryMs === undefined ? defaultMs : store.queryMs;
+    const [first, ...rest] = args;
+    const last = rest.at(-1);
+    // Without a callback (streams) there is nowhere to see the timeout: left as it was.
+    if (timeoutMs === null || typeof last !== 'function') return query(...args);
+
+    const options =
+      typeof first === 'string'
+        ? { sql: first, timeout: timeoutMs }
+        : { ...(first as object), timeout: timeoutMs };
+    const callback = last as QueryCallback;
+    rest[rest.length - 1] = ((error, ...results) => {
+      if (error?.code === QUERY_TIMEOUT_CODE) connection.destroy();
+      callback(error, ...results);
+    }) satisfies QueryCallback;
+    return query(options, ...rest);
+  };
+}
