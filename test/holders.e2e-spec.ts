@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { makePng } from './support/png';
 import { OwnerSession } from './support/session';
-import { startTestApp, type TestApp } from './support/test-app';
+import { bearer, startTestApp, type TestApp } from './support/test-app';
 
 interface HolderBody {
   id: string;
@@ -227,6 +227,32 @@ describe('Holders', () => {
         .set(auth())
         .expect(404);
       expect((await stored(holder.id)).status).toBe('Active');
+    });
+    it('lets a branded member read holders but not write them (403)', async () => {
+      const pass = await createPass();
+      const holder = (await post(pass.id, { externalId: 'r1' }).expect(201)).body as HolderBody;
+      const branded = bearer((await owner.addMember('branded', [owner.defaultWorkspaceId])).token);
+      await http().get(holders(pass.id)).set(branded).expect(200);
+      await http()
+        .get(`${holders(pass.id)}/${holder.id}`)
+        .set(branded)
+        .expect(200);
+      await http().post(holders(pass.id)).set(branded).send({ externalId: 'r2' }).expect(403);
+      await http()
+        .patch(`${holders(pass.id)}/${holder.id}`)
+        .set(branded)
+        .send({ barcodeText: 'x' })
+        .expect(403);
+      await http()
+        .delete(`${holders(pass.id)}/${holder.id}`)
+        .set(branded)
+        .expect(403);
+      await http()
+        .post(`${holders(pass.id)}/import`)
+        .set(branded)
+        .send([{ externalId: 'r3' }])
+        .expect(403);
+      expect(await count(pass.id)).toBe(1);
     });
   });
 
