@@ -7,7 +7,7 @@ import { CreateNotifications1763870000000 } from './1763870000000-create-notific
 import { CreateWalletB1763880000000 } from './1763880000000-create-wallet-b';
 import { CreateLinkClicks1763890000000 } from './1763890000000-create-link-clicks';
 import { AddUserTokenVersion1763900000000 } from './1763900000000-add-user-token-version';
-import { CreateHolders1763910000000 } from './1763910000000-create-holders';
+import { CreateHolders1763930000000 } from './1763930000000-create-holders';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -20,5 +20,5 @@ export const MIGRATIONS = [
   CreateWalletB1763880000000,
   CreateLinkClicks1763890000000,
   AddUserTokenVersion1763900000000,
-  CreateHolders1763910000000,
+  CreateHolders1763930000000,
 ];

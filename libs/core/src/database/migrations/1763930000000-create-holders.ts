@@ -15,8 +15,8 @@ import {
  * `(workspace_id, pass_id, id)` is the index the list's keyset pages are read along;
  * `(workspace_id, pass_id, status, id)` serves the status filter the same way.
  */
-export class CreateHolders1763910000000 implements MigrationInterface {
-  name = 'CreateHolders1763910000000';
+export class CreateHolders1763930000000 implements MigrationInterface {
+  name = 'CreateHolders1763930000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const dialect = queryRunner.connection.options.type;
