@@ -357,6 +357,75 @@ export interface paths {
     patch: operations['PassesController_update'];
     trace?: never;
   };
+  '/v1/wallet-pass/{id}/holders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search a pass's holders, newest first
+     * @description Keyset pages: pass the `cursor` of a page to get the next.
+     */
+    get: operations['HoldersController_list'];
+    put?: never;
+    /**
+     * Create a holder
+     * @description A personal copy of a Published pass: its own serial number, barcode and field values. `externalId` is required and unique per pass. `barcodeValue`/`barcodeText` default to the pass's `qrUrl`/`qrText`.
+     */
+    post: operations['HoldersController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallet-pass/{id}/holders/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import holders (upsert by externalId)
+     * @description A JSON array of HolderInput (at most 10000), or multipart/form-data with a `file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one column per field key of the pass (only externalId is required; an empty cell is not set). A new externalId creates a holder; an Active one is replaced by the row (values left out go back to the pass's). All or nothing: any bad row is a 400 keyed `"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is written.
+     */
+    post: operations['HoldersController_import'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallet-pass/{id}/holders/{holderId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One holder */
+    get: operations['HoldersController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Void a holder
+     * @description The holder becomes `Voided` (for good: it cannot be changed or imported again). A second DELETE is a 204 too.
+     */
+    delete: operations['HoldersController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a holder
+     * @description Any subset of HolderInput. `fieldValues` merges by key (a key set to null goes back to the pass's value); a null barcode goes back to the pass's. A new `externalId` must be free for the pass. Returns the holder.
+     */
+    patch: operations['HoldersController_update'];
+    trace?: never;
+  };
   '/v1/wallet-pass-location': {
     parameters: {
       query?: never;
@@ -1000,6 +1069,112 @@ export interface components {
        */
       status?: 'Draft' | 'Published';
       uploadInfoList?: components['schemas']['UploadInfoDto'][];
+    };
+    HolderInputDto: {
+      /**
+       * @description The brand's member id; unique per pass. Required on create.
+       * @example member-10442
+       */
+      externalId?: string;
+      /**
+       * @description Values of the pass's `topField` and `secondaryFields`, by field key (a key of any other field is a 400 naming `fieldValues.<key>`). A field without a value shows the pass’s. PATCH merges by key: a key set to null goes back to the pass’s value.
+       * @example {
+       *       "points": "1200",
+       *       "name": "Maya Rivera"
+       *     }
+       */
+      fieldValues?: {
+        [key: string]: string;
+      } | null;
+      /**
+       * @description The holder's barcode message; absent or null: the pass's `qrUrl`.
+       * @example https://brand.example/member/10442
+       */
+      barcodeValue?: string | null;
+      /**
+       * @description Text under the barcode; absent or null: the pass's `qrText`.
+       * @example Member 10442
+       */
+      barcodeText?: string | null;
+    };
+    HolderResponse: {
+      /** @example 019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b */
+      id: string;
+      /** @example 019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b */
+      passId: string;
+      /** @example member-10442 */
+      externalId: string;
+      /**
+       * @description The holder's WalletA serial number and WalletB object id suffix (never the pass id).
+       * @example 5f0c2a9e4b7d41c3a8e6d2f1b0c9a7e4
+       */
+      serialNumber: string;
+      /**
+       * @example Active
+       * @enum {string}
+       */
+      status: 'Active' | 'Voided';
+      /**
+       * @description The holder's own field values; a field without one shows the pass's.
+       * @example {
+       *       "points": "1200",
+       *       "name": "Maya Rivera"
+       *     }
+       */
+      fieldValues: {
+        [key: string]: string;
+      };
+      /**
+       * @description Effective barcode message: the holder's, else the pass's `qrUrl` (null: none).
+       * @example https://brand.example/member/10442
+       */
+      barcodeValue: string | null;
+      /**
+       * @description Effective text under the barcode: the holder's, else the pass's `qrText`.
+       * @example Member 10442
+       */
+      barcodeText: string | null;
+      /**
+       * @description The holder's own page with Add to WalletA / Add to WalletB: unguessable, no credentials.
+       * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj
+       */
+      downloadUrl: string;
+      /** @description Raw WalletB save link of the holder's own object; null until WalletB issues it. */
+      googleSaveUrl: string | null;
+      /**
+       * @description WalletA devices holding it now
+       * @example 1
+       */
+      appleInstalledCount: number;
+      /**
+       * @description WalletB objects holding it now
+       * @example 0
+       */
+      googleInstalledCount: number;
+      workspaceId: string;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      updatedTime: string;
+      createdBy: string | null;
+      updatedBy: string | null;
+    };
+    HolderPage: {
+      items: components['schemas']['HolderResponse'][];
+      cursor: string | null;
+      hasMore: boolean;
+    };
+    HolderImportResponse: {
+      /**
+       * @description Holders added
+       * @example 9800
+       */
+      created: number;
+      /**
+       * @description Active holders whose values were replaced
+       * @example 200
+       */
+      updated: number;
     };
     PassRefDto: {
       /**
@@ -3233,6 +3408,593 @@ export interface operations {
         };
       };
       /** @description passName taken, or Published back to Draft */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HoldersController_list: {
+    parameters: {
+      query?: {
+        /** @description The `cursor` of the previous page. */
+        cursor?: string;
+        limit?: number;
+        /** @description Exact externalId (the brand’s member id). */
+        externalId?: string;
+        /** @description Repeat the parameter or separate with commas. */
+        status?: ('Active' | 'Voided')[];
+        /** @description true: holders with the pass on at least one device or WalletB object; false: on none. */
+        installed?: boolean;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HolderPage'];
+        };
+      };
+      /** @description A bad filter, limit or cursor */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown or deleted pass, or a pass of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Pass not found",
+           *       "context": {
+           *         "id": "x"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HoldersController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HolderInputDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HolderResponse'];
+        };
+      };
+      /** @description A field out of its rules, or a `fieldValues` key of no topField/secondaryField */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "externalId": "must match ^[A-Za-z0-9._@+-]+$",
+           *         "fieldValues.tier": "is not a field of the pass; its topField and secondaryFields keys are points, name"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown or deleted pass, or a pass of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Pass not found",
+           *       "context": {
+           *         "id": "x"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A Draft pass, or the externalId is taken for this pass */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HoldersController_import: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | components['schemas']['HolderInputDto'][]
+          | {
+              /**
+               * Format: binary
+               * @description The CSV file
+               */
+              file: string;
+            };
+        'multipart/form-data':
+          | components['schemas']['HolderInputDto'][]
+          | {
+              /**
+               * Format: binary
+               * @description The CSV file
+               */
+              file: string;
+            };
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HolderImportResponse'];
+        };
+      };
+      /** @description A bad row (nothing written), more than 10,000 rows, or a malformed file */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "3.externalId": "must not be null",
+           *         "line 7": "barcodeText must be shorter than or equal to 255 characters"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown or deleted pass, or a pass of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Pass not found",
+           *       "context": {
+           *         "id": "x"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A Draft pass, or a row names a Voided holder (nothing written) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A JSON body over 32 MiB or a file over UPLOAD_MAX_BYTES */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HoldersController_get: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        holderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HolderResponse'];
+        };
+      };
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass, or a holder of another pass or workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Holder not found",
+           *       "context": {
+           *         "id": "019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HoldersController_remove: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        holderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass, or a holder of another pass or workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Holder not found",
+           *       "context": {
+           *         "id": "019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HoldersController_update: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        holderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HolderInputDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HolderResponse'];
+        };
+      };
+      /** @description A field out of its rules, or a `fieldValues` key of no topField/secondaryField */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "externalId": "must match ^[A-Za-z0-9._@+-]+$",
+           *         "fieldValues.tier": "is not a field of the pass; its topField and secondaryFields keys are points, name"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass, or a holder of another pass or workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Holder not found",
+           *       "context": {
+           *         "id": "019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The holder is Voided, or the new externalId is taken */
       409: {
         headers: {
           [name: string]: unknown;

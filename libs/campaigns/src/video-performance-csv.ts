@@ -1,5 +1,4 @@
-import { InvalidInputError } from '@app/core';
-import { CsvSyntaxError, readCsv, type CsvRecord } from './csv';
+import { CsvSyntaxError, InvalidInputError, readCsv, type CsvRecord } from '@app/core';
 import {
   MAX_IMPORT_RECORDS,
   REQUIRED_VIDEO_PERFORMANCE_FIELDS,

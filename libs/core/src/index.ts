@@ -16,6 +16,7 @@ export * from './errors/error-codes';
 export * from './http/auth-policy';
 export * from './http/request-context';
 export * from './http/request-deadline';
+export * from './text/csv';
 export * from './text/display-text';
 export * from './ids/ids';
 export * from './logging/json-logger';

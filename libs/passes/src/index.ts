@@ -7,6 +7,8 @@ export * from './links/link-redirect.service';
 export * from './links/link-stats.service';
 export { withUtmSource } from './links/utm';
 export * from './holder-changes';
+export * from './holders/holder.entity';
+export * from './holders/holders.service';
 export * from './pass-counters';
 export * from './pass-job.entity';
 export * from './passes.module';
@@ -15,5 +17,6 @@ export * from './short-links.service';
 
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
+import { Holder } from './holders/holder.entity';
 import { LinkClick } from './links/link-click.entity';
-export const PASS_ENTITIES = [Pass, ShortLink, LinkClick];
+export const PASS_ENTITIES = [Pass, ShortLink, LinkClick, Holder];

@@ -1,11 +1,15 @@
 import { AuthModule } from '@app/auth';
-import { RateLimitModule } from '@app/core';
-import { UploadsModule } from '@app/uploads';
+import { APP_CONFIG, RateLimitModule } from '@app/core';
+import { multerOptions, UploadsModule } from '@app/uploads';
 import { Module } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
 import { GoogleSaveLinks } from './google-save-links';
+import { Holder } from './holders/holder.entity';
+import { HoldersController } from './holders/holders.controller';
+import { HoldersService } from './holders/holders.service';
 import { LinkClick } from './links/link-click.entity';
 import { LinkRedirectController } from './links/link-redirect.controller';
 import { LinkRedirectService } from './links/link-redirect.service';
@@ -17,14 +21,17 @@ import { ShortLinksService } from './short-links.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Pass, ShortLink, LinkClick]),
+    TypeOrmModule.forFeature([Pass, ShortLink, LinkClick, Holder]),
+    // The holders' CSV import is multipart, with the uploads' limits.
+    MulterModule.registerAsync({ inject: [APP_CONFIG], useFactory: multerOptions }),
     AuthModule,
     UploadsModule,
     RateLimitModule,
   ],
-  controllers: [PassesController, LinkRedirectController],
+  controllers: [PassesController, HoldersController, LinkRedirectController],
   providers: [
     PassesService,
+    HoldersService,
     ShortLinksService,
     HolderChanges,
     GoogleSaveLinks,

@@ -11,8 +11,11 @@ import { Upload } from './upload.entity';
 import { UploadsController } from './uploads.controller';
 import { UploadsService } from './uploads.service';
 
-/** Multipart uploads: kept in memory (at most UPLOAD_MAX_BYTES), one file and a few fields. */
-function multerOptions(config: AppConfig): MulterModuleOptions {
+/**
+ * Multipart uploads: kept in memory (at most UPLOAD_MAX_BYTES), one file and a few fields.
+ * Every module with a multipart route registers these, so its 413 is the uploads' one.
+ */
+export function multerOptions(config: AppConfig): MulterModuleOptions {
   return {
     storage: memoryStorage(),
     defParamCharset: 'utf8',

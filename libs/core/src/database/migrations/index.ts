@@ -9,6 +9,7 @@ import { CreateLinkClicks1763890000000 } from './1763890000000-create-link-click
 import { AddUserTokenVersion1763900000000 } from './1763900000000-add-user-token-version';
 import { AddNotificationListIndex1763910000000 } from './1763910000000-add-notification-list-index';
 import { AddRetentionIndexes1763920000000 } from './1763920000000-add-retention-indexes';
+import { CreateHolders1763930000000 } from './1763930000000-create-holders';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   AddUserTokenVersion1763900000000,
   AddNotificationListIndex1763910000000,
   AddRetentionIndexes1763920000000,
+  CreateHolders1763930000000,
 ];

@@ -1,0 +1,164 @@
+'use strict';
+/**
+ * bench:holders — `POST /v1/wallet-pass/{id}/holders/import` (DESIGN.md §6: 10,000 holders in
+ * ≤ 10 s). On the built service and a fresh MariaDB database, one request at a time:
+ *
+ *   1. 10,000 new holders as JSON (all inserts),
+ *   2. the same 10,000 again with new field values (all updates),
+ *   3. 10,000 new holders as a multipart CSV file on a second pass,
+ *   4. BENCH_TOTAL (default 100,000) holders as consecutive 10,000-row imports on a third
+ *      pass, to see that an import does not slow down as the table grows.
+ *
+ * Wall time of each request as the client sees it (JSON/CSV building not included).
+ */
+const { deflateSync } = require('node:zlib');
+const lib = require('./lib');
+
+const PORT = Number(process.env.BENCH_PORT ?? 3140);
+const ROWS = 10_000;
+const TOTAL = Number(process.env.BENCH_TOTAL ?? 100_000);
+
+/** The smallest PNG the pass images take (content does not matter here). */
+function png() {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (data) => {
+    let crc = 0xffffffff;
+    for (const byte of data) crc = crcTable[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+    return (crc ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc(5))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function send(url, token, body, contentType) {
+  const started = process.hrtime.bigint();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(contentType ? { 'content-type': contentType } : {}),
+    },
+    body,
+  });
+  const text = await response.text();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${text.slice(0, 500)}`);
+  return { ms, answer: JSON.parse(text) };
+}
+
+async function main() {
+  lib.printMachine();
+  const service = await lib.startService('holders', PORT);
+  const auth = { authorization: `Bearer ${service.token}` };
+  const uploadInfoList = [];
+  for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+    const upload = await lib.json(`${service.base}/v1/uploads/storage`, {
+      method: 'POST',
+      headers: auth,
+      body: { file: png().toString('base64'), fileName, bucket: 'pass-assets' },
+    });
+    uploadInfoList.push({ fileName, uploadKey: upload.uploadKey });
+  }
+  let passes = 0;
+  const createPass = () =>
+    lib.json(`${service.base}/v1/wallet-pass`, {
+      method: 'POST',
+      headers: auth,
+      body: {
+        passName: `Holders bench ${++passes}`,
+        status: 'Published',
+        passMetadata: {
+          description: 'Loyalty card',
+          organizationName: 'Brand Ltd',
+          topField: { key: 'points', label: 'Points', value: '0' },
+          secondaryFields: [{ key: 'name', label: 'Name', value: '' }],
+          qrUrl: 'https://brand.example/member',
+        },
+        uploadInfoList,
+      },
+    });
+  const rows = (prefix, from, points) =>
+    Array.from({ length: ROWS }, (_, i) => ({
+      externalId: `${prefix}-${from + i}`,
+      fieldValues: { points: String(points + i), name: `Member ${from + i}` },
+      barcodeValue: `https://brand.example/member/${from + i}`,
+    }));
+  const importUrl = (pass) => `${service.base}/v1/wallet-pass/${pass.id}/holders/import`;
+  const results = [];
+
+  const pass = await createPass();
+  const inserted = await send(
+    importUrl(pass),
+    service.token,
+    JSON.stringify(rows('m', 0, 0)),
+    'application/json',
+  );
+  results.push({ case: '10,000 new (JSON)', ms: inserted.ms, ...inserted.answer });
+  const updated = await send(
+    importUrl(pass),
+    service.token,
+    JSON.stringify(rows('m', 0, 500)),
+    'application/json',
+  );
+  results.push({ case: '10,000 updated (JSON)', ms: updated.ms, ...updated.answer });
+
+  const csvPass = await createPass();
+  const csv =
+    'externalId,barcodeValue,barcodeText,points,name\n' +
+    rows('c', 0, 0)
+      .map(
+        (r) => `${r.externalId},${r.barcodeValue},,${r.fieldValues.points},${r.fieldValues.name}`,
+      )
+      .join('\n') +
+    '\n';
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'holders.csv');
+  const csvResult = await send(importUrl(csvPass), service.token, form);
+  results.push({ case: '10,000 new (CSV)', ms: csvResult.ms, ...csvResult.answer });
+
+  const bigPass = await createPass();
+  const rounds = [];
+  for (let from = 0; from < TOTAL; from += ROWS) {
+    const round = await send(
+      importUrl(bigPass),
+      service.token,
+      JSON.stringify(rows('b', from, 0)),
+      'application/json',
+    );
+    rounds.push(round.ms);
+  }
+  const total = rounds.reduce((a, b) => a + b, 0);
+  results.push({
+    case: `${TOTAL.toLocaleString('en')} new (${rounds.length} × 10,000 JSON)`,
+    ms: total,
+    created: TOTAL,
+    updated: 0,
+  });
+  console.table(results.map((r) => ({ ...r, ms: Math.round(r.ms) })));
+  console.log(
+    `per 10,000-row import of the ${TOTAL.toLocaleString('en')}: first ${Math.round(rounds[0])} ms, ` +
+      `last ${Math.round(rounds[rounds.length - 1])} ms, worst ${Math.round(Math.max(...rounds))} ms`,
+  );
+}
+
+lib.run(main, 10 * 60_000);

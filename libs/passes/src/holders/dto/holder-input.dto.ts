@@ -1,0 +1,143 @@
+import {
+  flattenValidationErrors,
+  ID_PATTERN,
+  MUST_NOT_BE_NULL,
+  NotEmpty,
+  ReadOnly,
+  Required,
+} from '@app/core';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { plainToInstance } from 'class-transformer';
+import {
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  validateSync,
+} from 'class-validator';
+
+export const EXTERNAL_ID_PATTERN = /^[A-Za-z0-9._@+-]+$/;
+export const MAX_FIELD_VALUE_LENGTH = 2000;
+
+/** `{id}` (the pass) and `{holderId}` in a holder's path. */
+export class HolderPathParams {
+  @ApiProperty({ pattern: ID_PATTERN.source, example: '019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b' })
+  @IsString()
+  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
+  @MaxLength(64)
+  id!: string;
+
+  @ApiProperty({ pattern: ID_PATTERN.source, example: '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b' })
+  @IsString()
+  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
+  @MaxLength(64)
+  holderId!: string;
+}
+
+/** Holder fields a client may send back although the service owns them (DESIGN.md §4). */
+class HolderReadOnlyFields {
+  @ReadOnly() id?: unknown;
+  @ReadOnly() passId?: unknown;
+  @ReadOnly() workspaceId?: unknown;
+  @ReadOnly() serialNumber?: unknown;
+  @ReadOnly() status?: unknown;
+  @ReadOnly() downloadUrl?: unknown;
+  @ReadOnly() googleSaveUrl?: unknown;
+  @ReadOnly() appleInstalledCount?: unknown;
+  @ReadOnly() googleInstalledCount?: unknown;
+  @ReadOnly() createdTime?: unknown;
+  @ReadOnly() updatedTime?: unknown;
+  @ReadOnly() createdBy?: unknown;
+  @ReadOnly() updatedBy?: unknown;
+}
+
+/**
+ * The body of POST and PATCH and one row of an import. Every field is optional here because
+ * PATCH takes any subset; `externalId` is required on create and in every import row (checked
+ * by {@link requireExternalId}). The `fieldValues` keys are checked against the pass's fields
+ * by the service, which knows the pass.
+ */
+export class HolderInputDto extends HolderReadOnlyFields {
+  @ApiPropertyOptional({
+    maxLength: 255,
+    pattern: EXTERNAL_ID_PATTERN.source,
+    example: 'member-10442',
+    description: "The brand's member id; unique per pass. Required on create.",
+  })
+  // Absent is fine (PATCH); null is refused, as the field can never be cleared.
+  @ValidateIf((_object, value) => value !== undefined)
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  @Matches(EXTERNAL_ID_PATTERN, { message: `must match ${EXTERNAL_ID_PATTERN.source}` })
+  externalId?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: MAX_FIELD_VALUE_LENGTH },
+    nullable: true,
+    example: { points: '1200', name: 'Maya Rivera' },
+    description:
+      "Values of the pass's `topField` and `secondaryFields`, by field key (a key of any other " +
+      'field is a 400 naming `fieldValues.<key>`). A field without a value shows the pass’s. ' +
+      'PATCH merges by key: a key set to null goes back to the pass’s value.',
+  })
+  @IsOptional()
+  @IsObject()
+  fieldValues?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2048,
+    example: 'https://brand.example/member/10442',
+    description: "The holder's barcode message; absent or null: the pass's `qrUrl`.",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  barcodeValue?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 255,
+    example: 'Member 10442',
+    description: "Text under the barcode; absent or null: the pass's `qrText`.",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  barcodeText?: string | null;
+}
+
+/** A create or an import row without `externalId`: the spec's "must not be null". */
+export function requireExternalId(input: HolderInputDto): Record<string, string> | undefined {
+  return input.externalId === undefined ? { externalId: MUST_NOT_BE_NULL } : undefined;
+}
+
+/**
+ * One import row checked as the global pipe checks a body (unknown fields refused) plus the
+ * required `externalId`; problems keyed by field path (`""` for the row itself).
+ */
+export function validateHolderInput(
+  plain: unknown,
+): { input: HolderInputDto; errors?: undefined } | { errors: Record<string, string> } {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    return { errors: { '': 'must be an object' } };
+  }
+  const input = plainToInstance(HolderInputDto, plain);
+  const problems = validateSync(input, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    validationError: { target: false, value: false },
+  });
+  const errors = {
+    ...(problems.length > 0 ? flattenValidationErrors(problems) : {}),
+    ...(requireExternalId(input) ?? {}),
+  };
+  return Object.keys(errors).length > 0 ? { errors } : { input };
+}

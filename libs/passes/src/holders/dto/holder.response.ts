@@ -1,0 +1,106 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { HOLDER_STATUSES, type Holder, type HolderStatus } from '../holder.entity';
+
+export class HolderResponse {
+  @ApiProperty({ example: '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b' }) id!: string;
+  @ApiProperty({ example: '019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b' }) passId!: string;
+  @ApiProperty({ example: 'member-10442' }) externalId!: string;
+  @ApiProperty({
+    example: '5f0c2a9e4b7d41c3a8e6d2f1b0c9a7e4',
+    description:
+      "The holder's WalletA serial number and WalletB object id suffix (never the pass id).",
+  })
+  serialNumber!: string;
+  @ApiProperty({ enum: HOLDER_STATUSES, example: 'Active' }) status!: HolderStatus;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { points: '1200', name: 'Maya Rivera' },
+    description: "The holder's own field values; a field without one shows the pass's.",
+  })
+  fieldValues!: Record<string, string>;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'https://brand.example/member/10442',
+    description: "Effective barcode message: the holder's, else the pass's `qrUrl` (null: none).",
+  })
+  barcodeValue!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'Member 10442',
+    description: "Effective text under the barcode: the holder's, else the pass's `qrText`.",
+  })
+  barcodeText!: string | null;
+  @ApiProperty({
+    example: 'https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj',
+    description:
+      "The holder's own page with Add to WalletA / Add to WalletB: unguessable, no credentials.",
+  })
+  downloadUrl!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "Raw WalletB save link of the holder's own object; null until WalletB issues it.",
+  })
+  googleSaveUrl!: string | null;
+  @ApiProperty({ example: 1, description: 'WalletA devices holding it now' })
+  appleInstalledCount!: number;
+  @ApiProperty({ example: 0, description: 'WalletB objects holding it now' })
+  googleInstalledCount!: number;
+  @ApiProperty() workspaceId!: string;
+  @ApiProperty({ format: 'date-time' }) createdTime!: string;
+  @ApiProperty({ format: 'date-time' }) updatedTime!: string;
+  @ApiProperty({ nullable: true, type: String }) createdBy!: string | null;
+  @ApiProperty({ nullable: true, type: String }) updatedBy!: string | null;
+}
+
+export class HolderPage {
+  @ApiProperty({ type: [HolderResponse] }) items!: HolderResponse[];
+  @ApiProperty({ nullable: true, type: String }) cursor!: string | null;
+  @ApiProperty() hasMore!: boolean;
+}
+
+export class HolderImportResponse {
+  @ApiProperty({ example: 9800, description: 'Holders added' }) created!: number;
+  @ApiProperty({ example: 200, description: 'Active holders whose values were replaced' })
+  updated!: number;
+}
+
+/** A holder with what its answer needs of the pass. */
+export interface HolderView {
+  holder: Holder;
+  pass: { slug: string; passMetadata: { qrUrl?: string; qrText?: string } };
+  publicBaseUrl: string;
+  googleSaveUrl: string | null;
+}
+
+export function toHolderResponse({
+  holder,
+  pass,
+  publicBaseUrl,
+  googleSaveUrl,
+}: HolderView): HolderResponse {
+  const qrUrl = pass.passMetadata.qrUrl;
+  const qrText = pass.passMetadata.qrText;
+  return {
+    id: holder.id,
+    passId: holder.passId,
+    externalId: holder.externalId,
+    serialNumber: holder.serialNumber,
+    status: holder.status,
+    fieldValues: holder.fieldValues,
+    barcodeValue: holder.barcodeValue ?? (qrUrl === undefined || qrUrl === '' ? null : qrUrl),
+    barcodeText: holder.barcodeText ?? qrText ?? null,
+    downloadUrl: `${publicBaseUrl}/p/${pass.slug}/h/${holder.holderToken}`,
+    googleSaveUrl,
+    appleInstalledCount: holder.appleInstalledCount,
+    googleInstalledCount: holder.googleInstalledCount,
+    workspaceId: holder.workspaceId,
+    createdTime: holder.createdTime.toISOString(),
+    updatedTime: holder.updatedTime.toISOString(),
+    createdBy: holder.createdBy,
+    updatedBy: holder.updatedBy,
+  };
+}

@@ -1,0 +1,57 @@
+import { WorkspaceOwnedEntity } from '@app/core';
+import { Column, Entity } from 'typeorm';
+
+export const HOLDER_STATUSES = ['Active', 'Voided'] as const;
+export type HolderStatus = (typeof HOLDER_STATUSES)[number];
+
+/** A holder's own values of the pass's `topField`/`secondaryFields`, by field key. */
+export type HolderFieldValues = Record<string, string>;
+
+/**
+ * A personal copy of a pass (DESIGN.md §6): the pass's design with this holder's serial
+ * number, barcode and field values.
+ */
+@Entity({ name: 'holder' })
+export class Holder extends WorkspaceOwnedEntity {
+  @Column({ name: 'pass_id', type: 'varchar', length: 36 })
+  passId!: string;
+
+  /** The brand's member id; unique per pass. */
+  @Column({ name: 'external_id', type: 'varchar', length: 255 })
+  externalId!: string;
+
+  /** WalletA serial number and WalletB object id suffix: random, never the pass id. */
+  @Column({ name: 'serial_number', type: 'varchar', length: 64 })
+  serialNumber!: string;
+
+  /** The unguessable part of the holder page's URL (`/p/{slug}/h/{holderToken}`). */
+  @Column({ name: 'holder_token', type: 'varchar', length: 64 })
+  holderToken!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: HolderStatus;
+
+  @Column({ name: 'field_values', type: 'simple-json' })
+  fieldValues!: HolderFieldValues;
+
+  /** Null: the pass's `qrUrl`. */
+  @Column({ name: 'barcode_value', type: 'varchar', length: 2048, nullable: true })
+  barcodeValue!: string | null;
+
+  /** Null: the pass's `qrText`. */
+  @Column({ name: 'barcode_text', type: 'varchar', length: 255, nullable: true })
+  barcodeText!: string | null;
+
+  @Column({ name: 'apple_installed_count', type: 'int', default: 0 })
+  appleInstalledCount!: number;
+
+  @Column({ name: 'google_installed_count', type: 'int', default: 0 })
+  googleInstalledCount!: number;
+
+  /** Moves on with every change the holder sees; the wallets fetch or patch on it. */
+  @Column({ type: 'int', default: 1 })
+  version!: number;
+
+  @Column({ name: 'voided_time', type: 'datetime', precision: 3, nullable: true })
+  voidedTime!: Date | null;
+}

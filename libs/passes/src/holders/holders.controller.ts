@@ -1,0 +1,333 @@
+import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
+import {
+  AcceptsMultipart,
+  Authenticated,
+  BodyLimits,
+  ErrorBody,
+  IdParam,
+  InvalidInputError,
+  mapPage,
+  MUST_NOT_BE_NULL,
+  RequireWriter,
+  type Principal,
+} from '@app/core';
+import { MultipartErrorsInterceptor } from '@app/uploads';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { HolderInputDto, HolderPathParams } from './dto/holder-input.dto';
+import {
+  HolderImportResponse,
+  HolderPage,
+  HolderResponse,
+  toHolderResponse,
+} from './dto/holder.response';
+import { ListHoldersQuery } from './dto/list-holders.query';
+import { MAX_IMPORT_ROWS, readCsvImport, readJsonImport } from './holder-import';
+import { HoldersService } from './holders.service';
+
+/** What the import route reads of the file part multer leaves on the request (memory storage). */
+interface CsvPart {
+  buffer: Buffer;
+}
+
+const TX = {
+  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
+  timestamp: '2026-01-31T12:00:00.000Z',
+};
+const PASS_NOT_FOUND = {
+  description: 'Unknown or deleted pass, or a pass of another workspace',
+  type: ErrorBody,
+  example: { ...TX, errorCode: 'NOT_FOUND', errorMessage: 'Pass not found', context: { id: 'x' } },
+};
+const HOLDER_NOT_FOUND = {
+  description: 'Unknown pass, or a holder of another pass or workspace',
+  type: ErrorBody,
+  example: {
+    ...TX,
+    errorCode: 'NOT_FOUND',
+    errorMessage: 'Holder not found',
+    context: { id: '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b' },
+  },
+};
+const INVALID = {
+  description: 'A field out of its rules, or a `fieldValues` key of no topField/secondaryField',
+  type: ErrorBody,
+  example: {
+    ...TX,
+    errorCode: 'INVALID_INPUT',
+    context: {
+      externalId: 'must match ^[A-Za-z0-9._@+-]+$',
+      'fieldValues.tier':
+        'is not a field of the pass; its topField and secondaryFields keys are points, name',
+    },
+  },
+};
+const DUPLICATE = {
+  ...TX,
+  errorCode: 'CONFLICT',
+  errorMessage: 'A holder with this externalId already exists for the pass',
+  context: { externalId: 'member-10442' },
+};
+const DRAFT = {
+  ...TX,
+  errorCode: 'CONFLICT',
+  errorMessage: 'A Draft pass takes no holders; publish it first',
+  context: { status: 'Draft' },
+};
+const HOLDER_EXAMPLE = {
+  externalId: 'member-10442',
+  fieldValues: { points: '1200', name: 'Maya Rivera' },
+  barcodeValue: 'https://brand.example/member/10442',
+  barcodeText: 'Member 10442',
+};
+
+function isMultipart(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
+}
+
+/**
+ * Personal copies of a Published pass (DESIGN.md §6). Reads for every role that reads passes,
+ * writes for writers, like the pass routes.
+ */
+@ApiTags('Holders')
+@Controller('wallet-pass/:id/holders')
+@Authenticated()
+@ApiExtraModels(HolderInputDto)
+export class HoldersController {
+  constructor(private readonly holders: HoldersService) {}
+
+  @Post()
+  @RequireWriter()
+  @ApiOperation({
+    summary: 'Create a holder',
+    description:
+      'A personal copy of a Published pass: its own serial number, barcode and field values. ' +
+      '`externalId` is required and unique per pass. `barcodeValue`/`barcodeText` default to ' +
+      "the pass's `qrUrl`/`qrText`.",
+  })
+  @ApiBody({ type: HolderInputDto, examples: { holder: { value: HOLDER_EXAMPLE } } })
+  @ApiCreatedResponse({ type: HolderResponse })
+  @ApiBadRequestResponse(INVALID)
+  @ApiNotFoundResponse(PASS_NOT_FOUND)
+  @ApiConflictResponse({
+    description: 'A Draft pass, or the externalId is taken for this pass',
+    type: ErrorBody,
+    examples: {
+      duplicate: { summary: 'externalId taken', value: DUPLICATE },
+      draft: { summary: 'Draft pass', value: DRAFT },
+    },
+  })
+  async create(
+    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() principal: Principal,
+    @Param() { id }: IdParam,
+    @Body() body: HolderInputDto,
+  ): Promise<HolderResponse> {
+    return toHolderResponse(await this.holders.create(workspaceId, principal.userId, id, body));
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: "Search a pass's holders, newest first",
+    description: 'Keyset pages: pass the `cursor` of a page to get the next.',
+  })
+  @ApiOkResponse({ type: HolderPage })
+  @ApiBadRequestResponse({ description: 'A bad filter, limit or cursor', type: ErrorBody })
+  @ApiNotFoundResponse(PASS_NOT_FOUND)
+  async list(
+    @CurrentWorkspace() workspaceId: string,
+    @Param() { id }: IdParam,
+    @Query() query: ListHoldersQuery,
+  ): Promise<HolderPage> {
+    return mapPage(await this.holders.list(workspaceId, id, query), toHolderResponse);
+  }
+
+  @Post('import')
+  @HttpCode(200)
+  @RequireWriter()
+  @AcceptsMultipart()
+  // 10,000 rows of a few short values each is about 2 MB; a larger body is a 413.
+  @BodyLimits({ maxBytes: 32 * 1024 * 1024, maxItems: MAX_IMPORT_ROWS, maxValues: 200_000 })
+  @UseInterceptors(MultipartErrorsInterceptor, FileInterceptor('file'))
+  @ApiOperation({
+    summary: 'Import holders (upsert by externalId)',
+    description:
+      `A JSON array of HolderInput (at most ${MAX_IMPORT_ROWS}), or multipart/form-data with a ` +
+      '`file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one ' +
+      'column per field key of the pass (only externalId is required; an empty cell is not ' +
+      'set). A new externalId creates a holder; an Active one is replaced by the row (values ' +
+      "left out go back to the pass's). All or nothing: any bad row is a 400 keyed " +
+      '`"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is ' +
+      'written.',
+  })
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiBody({
+    schema: {
+      oneOf: [
+        {
+          type: 'array',
+          maxItems: MAX_IMPORT_ROWS,
+          items: { $ref: getSchemaPath(HolderInputDto) },
+        },
+        {
+          type: 'object',
+          required: ['file'],
+          properties: { file: { type: 'string', format: 'binary', description: 'The CSV file' } },
+        },
+      ],
+    },
+    examples: {
+      json: { summary: 'JSON rows', value: [HOLDER_EXAMPLE, { externalId: 'member-10443' }] },
+      csv: {
+        summary: 'The CSV file (sent as the multipart `file` part)',
+        value:
+          'externalId,barcodeValue,barcodeText,points\n' +
+          'member-10442,https://brand.example/member/10442,Member 10442,1200\n' +
+          'member-10443,,,80\n',
+      },
+    },
+  })
+  @ApiOkResponse({ type: HolderImportResponse })
+  @ApiBadRequestResponse({
+    description: 'A bad row (nothing written), more than 10,000 rows, or a malformed file',
+    type: ErrorBody,
+    example: {
+      ...TX,
+      errorCode: 'INVALID_INPUT',
+      context: {
+        '3.externalId': 'must not be null',
+        'line 7': 'barcodeText must be shorter than or equal to 255 characters',
+      },
+    },
+  })
+  @ApiNotFoundResponse(PASS_NOT_FOUND)
+  @ApiConflictResponse({
+    description: 'A Draft pass, or a row names a Voided holder (nothing written)',
+    type: ErrorBody,
+    examples: {
+      draft: { summary: 'Draft pass', value: DRAFT },
+      voided: {
+        summary: 'A row names a Voided holder',
+        value: {
+          ...TX,
+          errorCode: 'CONFLICT',
+          errorMessage: 'A Voided holder cannot come back; use another externalId',
+          context: { '12.externalId': 'member-10442' },
+        },
+      },
+    },
+  })
+  @ApiPayloadTooLargeResponse({
+    description: 'A JSON body over 32 MiB or a file over UPLOAD_MAX_BYTES',
+    type: ErrorBody,
+  })
+  async import(
+    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() principal: Principal,
+    @Param() { id }: IdParam,
+    @Headers('content-type') contentType: string | undefined,
+    @UploadedFile() part: CsvPart | undefined,
+    @Body() body: unknown,
+  ): Promise<HolderImportResponse> {
+    if (!isMultipart(contentType)) {
+      const rows = readJsonImport(body);
+      return this.holders.import(workspaceId, principal.userId, id, rows);
+    }
+    if (part === undefined) throw new InvalidInputError({ file: MUST_NOT_BE_NULL });
+    return this.holders.import(workspaceId, principal.userId, id, (fieldKeys) =>
+      readCsvImport(part.buffer, fieldKeys),
+    );
+  }
+
+  @Get(':holderId')
+  @ApiOperation({ summary: 'One holder' })
+  @ApiOkResponse({ type: HolderResponse })
+  @ApiBadRequestResponse({ type: ErrorBody })
+  @ApiNotFoundResponse(HOLDER_NOT_FOUND)
+  async get(
+    @CurrentWorkspace() workspaceId: string,
+    @Param() { id, holderId }: HolderPathParams,
+  ): Promise<HolderResponse> {
+    return toHolderResponse(await this.holders.get(workspaceId, id, holderId));
+  }
+
+  @Patch(':holderId')
+  @RequireWriter()
+  @ApiOperation({
+    summary: 'Update a holder',
+    description:
+      'Any subset of HolderInput. `fieldValues` merges by key (a key set to null goes back to ' +
+      "the pass's value); a null barcode goes back to the pass's. A new `externalId` must be " +
+      'free for the pass. Returns the holder.',
+  })
+  @ApiBody({
+    type: HolderInputDto,
+    examples: { points: { value: { fieldValues: { points: '1350' } } } },
+  })
+  @ApiOkResponse({ type: HolderResponse })
+  @ApiBadRequestResponse(INVALID)
+  @ApiNotFoundResponse(HOLDER_NOT_FOUND)
+  @ApiConflictResponse({
+    description: 'The holder is Voided, or the new externalId is taken',
+    type: ErrorBody,
+    examples: { duplicate: { summary: 'externalId taken', value: DUPLICATE } },
+  })
+  async update(
+    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() principal: Principal,
+    @Param() { id, holderId }: HolderPathParams,
+    @Body() body: HolderInputDto,
+  ): Promise<HolderResponse> {
+    return toHolderResponse(
+      await this.holders.update(workspaceId, principal.userId, id, holderId, body),
+    );
+  }
+
+  @Delete(':holderId')
+  @HttpCode(204)
+  @RequireWriter()
+  @ApiOperation({
+    summary: 'Void a holder',
+    description:
+      'The holder becomes `Voided` (for good: it cannot be changed or imported again). A ' +
+      'second DELETE is a 204 too.',
+  })
+  @ApiNoContentResponse()
+  @ApiBadRequestResponse({ type: ErrorBody })
+  @ApiNotFoundResponse(HOLDER_NOT_FOUND)
+  async remove(
+    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() principal: Principal,
+    @Param() { id, holderId }: HolderPathParams,
+  ): Promise<void> {
+    await this.holders.remove(workspaceId, principal.userId, id, holderId);
+  }
+}

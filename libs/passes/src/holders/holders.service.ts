@@ -1,0 +1,419 @@
+import {
+  APP_CONFIG,
+  ConflictError,
+  EntityRows,
+  InvalidInputError,
+  isUniqueViolation,
+  NotFoundError,
+  paginate,
+  stampCreated,
+  type AppConfig,
+  type Page,
+} from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import type { Pass } from '../entities/pass.entity';
+import { PassesService } from '../passes.service';
+import {
+  MAX_FIELD_VALUE_LENGTH,
+  requireExternalId,
+  type HolderInputDto,
+} from './dto/holder-input.dto';
+import type { HolderView } from './dto/holder.response';
+import type { ListHoldersQuery } from './dto/list-holders.query';
+import { Holder, type HolderFieldValues } from './holder.entity';
+import type { ImportRow } from './holder-import';
+
+/** Rows per multi-row INSERT and per `IN (...)` lookup of an import: well under every limit. */
+const IMPORT_CHUNK = 500;
+
+/** What a holder shows on its pass; a change of any of them moves `version` on. */
+type HolderVisible = Pick<Holder, 'fieldValues' | 'barcodeValue' | 'barcodeText'>;
+
+/** 128 random bits, hex: safe in a WalletA serial number and a WalletB object id alike. */
+const newSerialNumber = (): string => randomBytes(16).toString('hex');
+/** 192 random bits, base64url: the unguessable part of the holder page's URL. */
+const newHolderToken = (): string => randomBytes(24).toString('base64url');
+
+/** Keys of the pass fields a holder may set: `topField` and `secondaryFields`. */
+export function holderFieldKeys(pass: Pick<Pass, 'passMetadata'>): string[] {
+  const { topField, secondaryFields } = pass.passMetadata;
+  return [...(topField ? [topField.key] : []), ...(secondaryFields ?? []).map(({ key }) => key)];
+}
+
+const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>
+  a.barcodeValue === b.barcodeValue &&
+  a.barcodeText === b.barcodeText &&
+  JSON.stringify(sortedEntries(a.fieldValues)) === JSON.stringify(sortedEntries(b.fieldValues));
+
+const sortedEntries = (values: HolderFieldValues): [string, string][] =>
+  Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/**
+ * Holders of a pass (DESIGN.md §6, stage 1: the API; the wallets come later). Rules:
+ *
+ * - A pass that is deleted or of another workspace is a 404 for every holder route, as for
+ *   the pass routes; a Draft pass takes no holders (409), since nobody can add it yet.
+ * - `externalId` is unique per pass (the database says so; a clash is a 409 naming it).
+ * - A Voided holder is final: PATCH is a 409, DELETE again is a 204, an import naming it a 409.
+ * - `version` moves on only when what the holder sees changes (field values, barcode, status).
+ */
+@Injectable()
+export class HoldersService {
+  private readonly holderRows: EntityRows<Holder>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(Holder) private readonly holders: Repository<Holder>,
+    private readonly passes: PassesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.holderRows = new EntityRows(dataSource, Holder, 'h');
+  }
+
+  async create(
+    workspaceId: string,
+    actorId: string,
+    passId: string,
+    input: HolderInputDto,
+  ): Promise<HolderView> {
+    const pass = await this.passTakingHolders(workspaceId, passId);
+    const missing = requireExternalId(input);
+    if (missing !== undefined) throw new InvalidInputError(missing);
+    const problems = fieldValueProblems(pass, input.fieldValues, false);
+    if (problems !== undefined) throw new InvalidInputError(problems);
+    const holder = this.newHolder(workspaceId, actorId, pass, input);
+    await this.writing(holder.externalId, () => this.holderRows.insert(this.dataSource, [holder]));
+    return this.view(pass, holder);
+  }
+
+  async list(
+    workspaceId: string,
+    passId: string,
+    query: ListHoldersQuery,
+  ): Promise<Page<HolderView>> {
+    const pass = await this.passes.getEntity(workspaceId, passId);
+    const builder = this.holders
+      .createQueryBuilder('holder')
+      .where('holder.workspace_id = :workspaceId AND holder.pass_id = :passId', {
+        workspaceId,
+        passId: pass.id,
+      });
+    if (query.externalId !== undefined) {
+      builder.andWhere('holder.external_id = :externalId', { externalId: query.externalId });
+    }
+    if (query.status !== undefined && query.status.length > 0) {
+      builder.andWhere('holder.status IN (:...statuses)', { statuses: query.status });
+    }
+    if (query.installed !== undefined) {
+      builder.andWhere(
+        `holder.apple_installed_count + holder.google_installed_count ${query.installed ? '>' : '='} 0`,
+      );
+    }
+    const page = await paginate(builder, query);
+    return { ...page, items: page.items.map((holder) => this.view(pass, holder)) };
+  }
+
+  async get(workspaceId: string, passId: string, holderId: string): Promise<HolderView> {
+    const pass = await this.passes.getEntity(workspaceId, passId);
+    const holder = await this.holders.findOneBy({ id: holderId, workspaceId, passId: pass.id });
+    if (holder === null) throw new NotFoundError('Holder', holderId);
+    return this.view(pass, holder);
+  }
+
+  /**
+   * Changes the fields sent. `fieldValues` merges by key (null: back to the pass's value);
+   * a null barcode goes back to the pass's. The row is locked first, so two PATCHes of one
+   * holder merge one after the other and each sees the other's values.
+   */
+  async update(
+    workspaceId: string,
+    actorId: string,
+    passId: string,
+    holderId: string,
+    input: HolderInputDto,
+  ): Promise<HolderView> {
+    const pass = await this.passes.getEntity(workspaceId, passId);
+    const problems = fieldValueProblems(pass, input.fieldValues, true);
+    if (problems !== undefined) throw new InvalidInputError(problems);
+    const holder = await this.writing(input.externalId ?? '', () =>
+      this.dataSource.transaction((manager) =>
+        this.updateLocked(manager, workspaceId, actorId, pass.id, holderId, input),
+      ),
+    );
+    return this.view(pass, holder);
+  }
+
+  /** Voids the holder (idempotent: a Voided holder stays as it is, still a 204). */
+  async remove(
+    workspaceId: string,
+    actorId: string,
+    passId: string,
+    holderId: string,
+  ): Promise<void> {
+    const pass = await this.passes.getEntity(workspaceId, passId);
+    const now = new Date();
+    const voided = await this.dataSource
+      .createQueryBuilder()
+      .update(Holder)
+      .set({
+        status: 'Voided',
+        voidedTime: now,
+        updatedTime: now,
+        updatedBy: actorId,
+        version: () => 'version + 1',
+      })
+      .where({ id: holderId, workspaceId, passId: pass.id, status: 'Active' })
+      .execute();
+    if (voided.affected === 0) {
+      const exists = await this.holders.existsBy({ id: holderId, workspaceId, passId: pass.id });
+      if (!exists) throw new NotFoundError('Holder', holderId);
+    }
+  }
+
+  /**
+   * Upserts by `externalId`, all or nothing: every row is checked (field keys against the
+   * pass, no externalId twice) before one transaction looks up the existing holders in
+   * chunks, inserts the new ones in multi-row INSERTs and updates the changed ones. An
+   * import row replaces the holder's values: a value it leaves out goes back to the pass's.
+   */
+  async import(
+    workspaceId: string,
+    actorId: string,
+    passId: string,
+    rows: ImportRow[] | ((fieldKeys: string[]) => ImportRow[]),
+  ): Promise<{ created: number; updated: number }> {
+    const pass = await this.passTakingHolders(workspaceId, passId);
+    const list = typeof rows === 'function' ? rows(holderFieldKeys(pass)) : rows;
+    checkImportRows(pass, list);
+    return this.writing('', () =>
+      this.dataSource.transaction(async (manager) => {
+        const existing = await this.existingByExternalId(manager, workspaceId, pass.id, list);
+        const created: Holder[] = [];
+        let updated = 0;
+        const now = new Date();
+        for (const row of list) {
+          const externalId = row.input.externalId!;
+          const current = existing.get(externalId);
+          if (current === undefined) {
+            created.push(this.newHolder(workspaceId, actorId, pass, row.input));
+            continue;
+          }
+          if (current.status === 'Voided') {
+            const [key] = row.problem('externalId', '');
+            throw new ConflictError('A Voided holder cannot come back; use another externalId', {
+              [key]: externalId,
+            });
+          }
+          updated += 1;
+          const next = visibleOf(row.input);
+          if (sameVisible(current, next)) continue;
+          await manager.query(
+            'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
+              'version = version + 1, updated_time = ?, updated_by = ? WHERE id = ?',
+            [
+              JSON.stringify(next.fieldValues),
+              next.barcodeValue,
+              next.barcodeText,
+              this.dateValue(now),
+              actorId,
+              current.id,
+            ],
+          );
+        }
+        for (let at = 0; at < created.length; at += IMPORT_CHUNK) {
+          await this.holderRows.insert(manager, created.slice(at, at + IMPORT_CHUNK));
+        }
+        return { created: created.length, updated };
+      }),
+    );
+  }
+
+  /** A pass that takes new holders: of this workspace, not deleted (404), Published (409). */
+  private async passTakingHolders(workspaceId: string, passId: string): Promise<Pass> {
+    const pass = await this.passes.getEntity(workspaceId, passId);
+    if (pass.status !== 'Published') {
+      throw new ConflictError('A Draft pass takes no holders; publish it first', {
+        status: pass.status,
+      });
+    }
+    return pass;
+  }
+
+  private newHolder(
+    workspaceId: string,
+    actorId: string,
+    pass: Pass,
+    input: HolderInputDto,
+  ): Holder {
+    return stampCreated(
+      this.holders.create({
+        workspaceId,
+        passId: pass.id,
+        externalId: input.externalId!,
+        serialNumber: newSerialNumber(),
+        holderToken: newHolderToken(),
+        status: 'Active',
+        ...visibleOf(input),
+        appleInstalledCount: 0,
+        googleInstalledCount: 0,
+        version: 1,
+        voidedTime: null,
+      }),
+      actorId,
+    );
+  }
+
+  private async updateLocked(
+    manager: EntityManager,
+    workspaceId: string,
+    actorId: string,
+    passId: string,
+    holderId: string,
+    input: HolderInputDto,
+  ): Promise<Holder> {
+    const where = { id: holderId, workspaceId, passId };
+    const now = new Date();
+    // Writing the update stamp locks the row before it is read (as LocationsService does).
+    const locked = await manager.update(Holder, where, { updatedTime: now, updatedBy: actorId });
+    const holder = locked.affected === 0 ? null : await manager.findOneBy(Holder, where);
+    if (holder === null) throw new NotFoundError('Holder', holderId);
+    if (holder.status === 'Voided') {
+      throw new ConflictError('A Voided holder cannot change', { status: 'Voided' });
+    }
+    const next: HolderVisible = {
+      fieldValues: mergeFieldValues(holder.fieldValues, input.fieldValues),
+      barcodeValue: input.barcodeValue === undefined ? holder.barcodeValue : input.barcodeValue,
+      barcodeText: input.barcodeText === undefined ? holder.barcodeText : input.barcodeText,
+    };
+    const changes: Partial<Holder> = { ...next, externalId: input.externalId ?? holder.externalId };
+    if (!sameVisible(holder, next)) changes.version = holder.version + 1;
+    await manager.update(Holder, where, changes);
+    return Object.assign(holder, changes);
+  }
+
+  /** The import's holders that exist already, by externalId, looked up in chunks. */
+  private async existingByExternalId(
+    manager: EntityManager,
+    workspaceId: string,
+    passId: string,
+    rows: ImportRow[],
+  ): Promise<Map<string, Holder>> {
+    const found = new Map<string, Holder>();
+    const externalIds = rows.map((row) => row.input.externalId!);
+    for (let at = 0; at < externalIds.length; at += IMPORT_CHUNK) {
+      const holders = await manager.find(Holder, {
+        select: {
+          id: true,
+          externalId: true,
+          status: true,
+          fieldValues: true,
+          barcodeValue: true,
+          barcodeText: true,
+        },
+        where: { workspaceId, passId, externalId: In(externalIds.slice(at, at + IMPORT_CHUNK)) },
+      });
+      for (const holder of holders) found.set(holder.externalId, holder);
+    }
+    return found;
+  }
+
+  /** A Date as the driver stores it in a raw statement (SQLite keeps datetime as text). */
+  private dateValue(date: Date): unknown {
+    const column = this.dataSource.getMetadata(Holder).findColumnWithPropertyName('updatedTime');
+    return this.dataSource.driver.preparePersistentValue(date, column!);
+  }
+
+  /** Runs a holder write, telling a taken externalId as a 409. */
+  private async writing<T>(externalId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw new ConflictError(
+        'A holder with this externalId already exists for the pass',
+        externalId === '' ? undefined : { externalId },
+      );
+    }
+  }
+
+  private view(pass: Pass, holder: Holder): HolderView {
+    // WalletB save links of a holder's own object come with the wallet stage (DESIGN.md §6).
+    return { holder, pass, publicBaseUrl: this.config.publicBaseUrl, googleSaveUrl: null };
+  }
+}
+
+/** The values an input (create, import row) sets; absent or null: the pass's. */
+function visibleOf(input: HolderInputDto): HolderVisible {
+  return {
+    fieldValues: mergeFieldValues({}, input.fieldValues),
+    barcodeValue: input.barcodeValue ?? null,
+    barcodeText: input.barcodeText ?? null,
+  };
+}
+
+function mergeFieldValues(
+  current: HolderFieldValues,
+  input: Record<string, unknown> | null | undefined,
+): HolderFieldValues {
+  if (input === undefined) return current;
+  if (input === null) return {};
+  const merged: HolderFieldValues = { ...current };
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value === 'string') merged[key] = value;
+    else delete merged[key];
+  }
+  return merged;
+}
+
+/**
+ * Problems of `fieldValues`, keyed `fieldValues.<key>`: a key of no topField/secondaryField,
+ * a value that is not a string (null too unless `nullClears`), or longer than 2,000.
+ */
+function fieldValueProblems(
+  pass: Pick<Pass, 'passMetadata'>,
+  fieldValues: Record<string, unknown> | null | undefined,
+  nullClears: boolean,
+  keys = holderFieldKeys(pass),
+): Record<string, string> | undefined {
+  if (fieldValues === undefined || fieldValues === null) return undefined;
+  const problems: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fieldValues)) {
+    const at = `fieldValues.${key}`;
+    if (!keys.includes(key)) {
+      problems[at] =
+        keys.length === 0
+          ? 'is not a field of the pass: it has no topField or secondaryFields'
+          : `is not a field of the pass; its topField and secondaryFields keys are ${keys.join(', ')}`;
+    } else if (value === null && nullClears) {
+      continue;
+    } else if (typeof value !== 'string') {
+      problems[at] = 'must be a string';
+    } else if (value.length > MAX_FIELD_VALUE_LENGTH) {
+      problems[at] = `must be shorter than or equal to ${MAX_FIELD_VALUE_LENGTH} characters`;
+    }
+  }
+  return Object.keys(problems).length > 0 ? problems : undefined;
+}
+
+/** Field keys and unique externalIds of every import row; all problems in one 400. */
+function checkImportRows(pass: Pass, rows: ImportRow[]): void {
+  const keys = holderFieldKeys(pass);
+  const errors: Record<string, string> = {};
+  const firstRow = new Map<string, number>();
+  rows.forEach((row, index) => {
+    const problems = fieldValueProblems(pass, row.input.fieldValues, false, keys) ?? {};
+    const externalId = row.input.externalId!;
+    const first = firstRow.get(externalId);
+    if (first === undefined) firstRow.set(externalId, index);
+    else
+      problems.externalId = `appears more than once in the import (first at ${rows[first].problem('', '')[0]})`;
+    for (const [field, message] of Object.entries(problems)) {
+      const [key, text] = row.problem(field, message);
+      errors[key] ??= text;
+    }
+  });
+  if (Object.keys(errors).length > 0) throw new InvalidInputError(errors);
+}

@@ -1,0 +1,564 @@
+import { Holder } from '@app/passes';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { makePng } from './support/png';
+import { OwnerSession } from './support/session';
+import { bearer, startTestApp, type TestApp } from './support/test-app';
+
+interface HolderBody {
+  id: string;
+  passId: string;
+  externalId: string;
+  serialNumber: string;
+  status: string;
+  fieldValues: Record<string, string>;
+  barcodeValue: string | null;
+  barcodeText: string | null;
+  downloadUrl: string;
+  googleSaveUrl: string | null;
+  appleInstalledCount: number;
+  googleInstalledCount: number;
+  [field: string]: unknown;
+}
+
+interface PageBody {
+  items: HolderBody[];
+  cursor: string | null;
+  hasMore: boolean;
+}
+
+const METADATA = {
+  description: 'Loyalty card',
+  organizationName: 'Brand',
+  topField: { key: 'points', label: 'Points', value: '0' },
+  secondaryFields: [{ key: 'name', label: 'Name', value: '' }],
+  qrUrl: 'https://brand.example/member',
+  qrText: 'Member',
+};
+
+describe('Holders', () => {
+  let testApp: TestApp;
+  let owner: OwnerSession;
+  let images: { fileName: string; uploadKey: string }[];
+  let otherWorkspace: string;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    owner = await OwnerSession.start(testApp.server);
+    otherWorkspace = await owner.createWorkspace();
+    images = [];
+    for (const name of ['logo.png', 'icon.png', 'strip.png']) {
+      images.push({ fileName: name, uploadKey: await owner.upload(makePng(), name) });
+    }
+  });
+  afterAll(() => testApp.close());
+
+  const http = () => request(testApp.server);
+  const auth = (workspaceId?: string) =>
+    workspaceId === undefined ? owner.auth : { ...owner.auth, 'x-workspace-id': workspaceId };
+
+  let counter = 0;
+  async function createPass(
+    options: { status?: string; workspaceId?: string } = {},
+  ): Promise<{ id: string; slug: string }> {
+    const status = options.status ?? 'Published';
+    let uploadInfoList = images;
+    if (options.workspaceId !== undefined && status === 'Published') {
+      uploadInfoList = [];
+      for (const name of ['logo.png', 'icon.png', 'strip.png']) {
+        uploadInfoList.push({
+          fileName: name,
+          uploadKey: await owner.upload(makePng(), name, { workspaceId: options.workspaceId }),
+        });
+      }
+    }
+    const response = await http()
+      .post('/v1/wallet-pass')
+      .set(auth(options.workspaceId))
+      .send({
+        passName: `Holder pass ${++counter}`,
+        passMetadata: METADATA,
+        status,
+        uploadInfoList: status === 'Published' ? uploadInfoList : [],
+      })
+      .expect(201);
+    return response.body as { id: string; slug: string };
+  }
+
+  const holders = (passId: string) => `/v1/wallet-pass/${passId}/holders`;
+  const post = (passId: string, body: unknown, workspaceId?: string) =>
+    http()
+      .post(holders(passId))
+      .set(auth(workspaceId))
+      .send(body as object);
+  const importJson = (passId: string, rows: unknown) =>
+    http()
+      .post(`${holders(passId)}/import`)
+      .set(auth())
+      .send(rows as object);
+  const importCsv = (passId: string, csv: string) =>
+    http()
+      .post(`${holders(passId)}/import`)
+      .set(auth())
+      .attach('file', Buffer.from(csv, 'utf8'), 'holders.csv');
+  const count = (passId: string) =>
+    testApp.app.get(DataSource).getRepository(Holder).countBy({ passId });
+  const stored = (id: string) =>
+    testApp.app.get(DataSource).getRepository(Holder).findOneByOrFail({ id });
+
+  describe('create and read', () => {
+    it('creates a holder with its own serial number, token and the pass defaults', async () => {
+      const pass = await createPass();
+      const response = await post(pass.id, { externalId: 'member-1' }).expect(201);
+      const holder = response.body as HolderBody;
+      expect(holder).toMatchObject({
+        passId: pass.id,
+        externalId: 'member-1',
+        status: 'Active',
+        fieldValues: {},
+        barcodeValue: METADATA.qrUrl,
+        barcodeText: METADATA.qrText,
+        googleSaveUrl: null,
+        appleInstalledCount: 0,
+        googleInstalledCount: 0,
+      });
+      expect(holder.serialNumber).toMatch(/^[0-9a-f]{32}$/);
+      expect(holder.serialNumber).not.toBe(pass.id);
+      expect(holder.downloadUrl).toMatch(new RegExp(`/p/${pass.slug}/h/[A-Za-z0-9_-]{32}$`));
+      for (const field of ['id', 'createdTime', 'updatedTime', 'createdBy', 'updatedBy']) {
+        expect(holder[field]).toBeDefined();
+      }
+      const again = await http()
+        .get(`${holders(pass.id)}/${holder.id}`)
+        .set(auth())
+        .expect(200);
+      expect(again.body).toEqual(holder);
+      expect((await stored(holder.id)).version).toBe(1);
+    });
+
+    it('keeps its own barcode and field values', async () => {
+      const pass = await createPass();
+      const response = await post(pass.id, {
+        externalId: 'a.b_c@d+e-1',
+        fieldValues: { points: '120', name: 'Maya' },
+        barcodeValue: 'M-1',
+        barcodeText: 'Maya',
+      }).expect(201);
+      expect(response.body).toMatchObject({
+        fieldValues: { points: '120', name: 'Maya' },
+        barcodeValue: 'M-1',
+        barcodeText: 'Maya',
+      });
+    });
+
+    it('refuses bad input with the field in context', async () => {
+      const pass = await createPass();
+      const cases: [unknown, string][] = [
+        [{}, 'externalId'],
+        [{ externalId: null }, 'externalId'],
+        [{ externalId: '' }, 'externalId'],
+        [{ externalId: 'has space' }, 'externalId'],
+        [{ externalId: 'x'.repeat(256) }, 'externalId'],
+        [{ externalId: 'ok', fieldValues: { tier: 'gold' } }, 'fieldValues.tier'],
+        [{ externalId: 'ok', fieldValues: { points: 'x'.repeat(2001) } }, 'fieldValues.points'],
+        [{ externalId: 'ok', fieldValues: { points: 12 } }, 'fieldValues.points'],
+        [{ externalId: 'ok', fieldValues: 'points' }, 'fieldValues'],
+        [{ externalId: 'ok', barcodeValue: 'x'.repeat(2049) }, 'barcodeValue'],
+        [{ externalId: 'ok', barcodeText: 'x'.repeat(256) }, 'barcodeText'],
+        [{ externalId: 'ok', colour: 'red' }, 'colour'],
+      ];
+      for (const [body, field] of cases) {
+        const response = await post(pass.id, body).expect(400);
+        expect(response.body.errorCode).toBe('INVALID_INPUT');
+        expect(Object.keys(response.body.context as object)).toEqual([field]);
+      }
+      await post(pass.id, { externalId: 'x'.repeat(255), barcodeText: 'y'.repeat(255) }).expect(
+        201,
+      );
+      expect(await count(pass.id)).toBe(1);
+    });
+
+    it('refuses a duplicate externalId and a Draft pass (409), a deleted pass (404)', async () => {
+      const pass = await createPass();
+      await post(pass.id, { externalId: 'dup' }).expect(201);
+      const duplicate = await post(pass.id, { externalId: 'dup' }).expect(409);
+      expect(duplicate.body).toMatchObject({
+        errorCode: 'CONFLICT',
+        context: { externalId: 'dup' },
+      });
+      // The same externalId on another pass is another holder.
+      await post((await createPass()).id, { externalId: 'dup' }).expect(201);
+
+      const draft = await createPass({ status: 'Draft' });
+      const refused = await post(draft.id, { externalId: 'x' }).expect(409);
+      expect(refused.body.context).toEqual({ status: 'Draft' });
+      await importJson(draft.id, [{ externalId: 'x' }]).expect(409);
+
+      const deleted = await createPass();
+      await http().delete(`/v1/wallet-pass/${deleted.id}`).set(auth()).expect(204);
+      await post(deleted.id, { externalId: 'x' }).expect(404);
+      await http().get(holders(deleted.id)).set(auth()).expect(404);
+    });
+
+    it("answers 404 for another workspace's pass and holder", async () => {
+      const theirs = await createPass({ workspaceId: otherWorkspace });
+      const holder = (await post(theirs.id, { externalId: 'm' }, otherWorkspace).expect(201))
+        .body as HolderBody;
+      await post(theirs.id, { externalId: 'n' }).expect(404);
+      await http().get(holders(theirs.id)).set(auth()).expect(404);
+      await http()
+        .get(`${holders(theirs.id)}/${holder.id}`)
+        .set(auth())
+        .expect(404);
+      await http()
+        .patch(`${holders(theirs.id)}/${holder.id}`)
+        .set(auth())
+        .send({ barcodeText: 'x' })
+        .expect(404);
+      await http()
+        .delete(`${holders(theirs.id)}/${holder.id}`)
+        .set(auth())
+        .expect(404);
+      await importJson(theirs.id, [{ externalId: 'z' }]).expect(404);
+      // A holder of another pass, even of this workspace, is not found under this pass.
+      const mine = await createPass();
+      await http()
+        .get(`${holders(mine.id)}/${holder.id}`)
+        .set(auth())
+        .expect(404);
+      expect((await stored(holder.id)).status).toBe('Active');
+    });
+    it('lets a branded member read holders but not write them (403)', async () => {
+      const pass = await createPass();
+      const holder = (await post(pass.id, { externalId: 'r1' }).expect(201)).body as HolderBody;
+      const branded = bearer((await owner.addMember('branded', [owner.defaultWorkspaceId])).token);
+      await http().get(holders(pass.id)).set(branded).expect(200);
+      await http()
+        .get(`${holders(pass.id)}/${holder.id}`)
+        .set(branded)
+        .expect(200);
+      await http().post(holders(pass.id)).set(branded).send({ externalId: 'r2' }).expect(403);
+      await http()
+        .patch(`${holders(pass.id)}/${holder.id}`)
+        .set(branded)
+        .send({ barcodeText: 'x' })
+        .expect(403);
+      await http()
+        .delete(`${holders(pass.id)}/${holder.id}`)
+        .set(branded)
+        .expect(403);
+      await http()
+        .post(`${holders(pass.id)}/import`)
+        .set(branded)
+        .send([{ externalId: 'r3' }])
+        .expect(403);
+      expect(await count(pass.id)).toBe(1);
+    });
+  });
+
+  describe('update and void', () => {
+    it('merges field values, moves version only on a visible change', async () => {
+      const pass = await createPass();
+      const holder = (
+        await post(pass.id, { externalId: 'p1', fieldValues: { points: '1', name: 'A' } }).expect(
+          201,
+        )
+      ).body as HolderBody;
+      const url = `${holders(pass.id)}/${holder.id}`;
+      const patched = await http()
+        .patch(url)
+        .set(auth())
+        .send({ fieldValues: { points: '2' }, barcodeValue: 'B-1' })
+        .expect(200);
+      expect(patched.body).toMatchObject({
+        fieldValues: { points: '2', name: 'A' },
+        barcodeValue: 'B-1',
+        barcodeText: METADATA.qrText,
+      });
+      expect((await stored(holder.id)).version).toBe(2);
+
+      // externalId is not on the pass: no new version.
+      await http().patch(url).set(auth()).send({ externalId: 'p1-renamed' }).expect(200);
+      expect((await stored(holder.id)).version).toBe(2);
+      // The same values again: no new version either.
+      await http()
+        .patch(url)
+        .set(auth())
+        .send({ fieldValues: { points: '2' } })
+        .expect(200);
+      expect((await stored(holder.id)).version).toBe(2);
+
+      const cleared = await http()
+        .patch(url)
+        .set(auth())
+        .send({ fieldValues: { name: null }, barcodeValue: null })
+        .expect(200);
+      expect(cleared.body).toMatchObject({
+        externalId: 'p1-renamed',
+        fieldValues: { points: '2' },
+        barcodeValue: METADATA.qrUrl,
+      });
+      expect((await stored(holder.id)).version).toBe(3);
+
+      const bad = await http()
+        .patch(url)
+        .set(auth())
+        .send({ fieldValues: { other: '1' } })
+        .expect(400);
+      expect(bad.body.context).toEqual({
+        'fieldValues.other': expect.stringContaining('points, name') as unknown,
+      });
+      await http().patch(url).set(auth()).send({ externalId: 'a b' }).expect(400);
+      await post(pass.id, { externalId: 'taken' }).expect(201);
+      const taken = await http().patch(url).set(auth()).send({ externalId: 'taken' }).expect(409);
+      expect(taken.body.context).toEqual({ externalId: 'taken' });
+      await http().patch(url).set(auth()).send({ externalId: null }).expect(400);
+    });
+
+    it('voids on DELETE, idempotently; a Voided holder cannot change', async () => {
+      const pass = await createPass();
+      const holder = (await post(pass.id, { externalId: 'v1' }).expect(201)).body as HolderBody;
+      const url = `${holders(pass.id)}/${holder.id}`;
+      await http().delete(url).set(auth()).expect(204);
+      const voided = await stored(holder.id);
+      expect(voided).toMatchObject({ status: 'Voided', version: 2 });
+      expect(voided.voidedTime).not.toBeNull();
+      await http().delete(url).set(auth()).expect(204);
+      expect((await stored(holder.id)).version).toBe(2);
+      const read = await http().get(url).set(auth()).expect(200);
+      expect(read.body.status).toBe('Voided');
+      await http().patch(url).set(auth()).send({ barcodeText: 'x' }).expect(409);
+      await post(pass.id, { externalId: 'v1' }).expect(409);
+      await http()
+        .delete(`${holders(pass.id)}/no-such-holder`)
+        .set(auth())
+        .expect(404);
+      await http()
+        .get(`${holders(pass.id)}/no-such-holder`)
+        .set(auth())
+        .expect(404);
+    });
+  });
+
+  describe('list', () => {
+    it('filters and pages without duplicates or gaps', async () => {
+      const pass = await createPass();
+      const rows = Array.from({ length: 45 }, (_, i) => ({ externalId: `l-${i}` }));
+      await importJson(pass.id, rows).expect(200);
+      const all = (await http().get(holders(pass.id)).set(auth()).expect(200)).body as PageBody;
+      expect(all.items).toHaveLength(20);
+      expect(all.hasMore).toBe(true);
+
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor === null ? 'limit=7' : `limit=7&cursor=${cursor}`;
+        const page = (
+          await http()
+            .get(`${holders(pass.id)}?${query}`)
+            .set(auth())
+            .expect(200)
+        ).body as PageBody;
+        seen.push(...page.items.map((item) => item.externalId));
+        // A holder created between pages is newer: it never shows up on a later page.
+        if (cursor === null) await post(pass.id, { externalId: 'late' }).expect(201);
+        cursor = page.cursor;
+      } while (cursor !== null);
+      expect(seen).toHaveLength(45);
+      expect(new Set(seen).size).toBe(45);
+      expect(seen).not.toContain('late');
+
+      const one = (
+        await http()
+          .get(`${holders(pass.id)}?externalId=l-3`)
+          .set(auth())
+          .expect(200)
+      ).body as PageBody;
+      expect(one.items.map((item) => item.externalId)).toEqual(['l-3']);
+
+      await http()
+        .delete(`${holders(pass.id)}/${one.items[0].id}`)
+        .set(auth())
+        .expect(204);
+      const voided = (
+        await http()
+          .get(`${holders(pass.id)}?status=Voided`)
+          .set(auth())
+          .expect(200)
+      ).body as PageBody;
+      expect(voided.items.map((item) => item.externalId)).toEqual(['l-3']);
+      const both = (
+        await http()
+          .get(`${holders(pass.id)}?status=Active,Voided&limit=1`)
+          .set(auth())
+          .expect(200)
+      ).body as PageBody;
+      expect(both.hasMore).toBe(true);
+
+      const installed = await testApp.app
+        .get(DataSource)
+        .getRepository(Holder)
+        .findOneByOrFail({ passId: pass.id, externalId: 'l-7' });
+      await testApp.app
+        .get(DataSource)
+        .getRepository(Holder)
+        .update({ id: installed.id }, { googleInstalledCount: 1 });
+      const on = (
+        await http()
+          .get(`${holders(pass.id)}?installed=true`)
+          .set(auth())
+          .expect(200)
+      ).body as PageBody;
+      expect(on.items.map((item) => item.externalId)).toEqual(['l-7']);
+      const off = (
+        await http()
+          .get(`${holders(pass.id)}?installed=false&limit=20`)
+          .set(auth())
+          .expect(200)
+      ).body as PageBody;
+      expect(off.items.map((item) => item.externalId)).not.toContain('l-7');
+
+      for (const query of ['status=Gone', 'installed=maybe', 'limit=21', 'cursor=nonsense']) {
+        const bad = await http()
+          .get(`${holders(pass.id)}?${query}`)
+          .set(auth())
+          .expect(400);
+        expect(bad.body.errorCode).toBe('INVALID_INPUT');
+      }
+    });
+  });
+
+  describe('import', () => {
+    it('upserts JSON rows by externalId', async () => {
+      const pass = await createPass();
+      const first = await importJson(pass.id, [
+        { externalId: 'i-1', fieldValues: { points: '1' } },
+        { externalId: 'i-2', barcodeValue: 'B2' },
+      ]).expect(200);
+      expect(first.body).toEqual({ created: 2, updated: 0 });
+      const second = await importJson(pass.id, [
+        { externalId: 'i-2', fieldValues: { points: '5' } },
+        { externalId: 'i-3' },
+      ]).expect(200);
+      expect(second.body).toEqual({ created: 1, updated: 1 });
+      const i2 = await testApp.app
+        .get(DataSource)
+        .getRepository(Holder)
+        .findOneByOrFail({ passId: pass.id, externalId: 'i-2' });
+      // A row replaces the holder's values: its barcode goes back to the pass's.
+      expect(i2).toMatchObject({ fieldValues: { points: '5' }, barcodeValue: null, version: 2 });
+      expect(await count(pass.id)).toBe(3);
+    });
+
+    it('reads CSV with field columns; empty cells are not set', async () => {
+      const pass = await createPass();
+      await post(pass.id, { externalId: 'c-1', fieldValues: { points: '9' } }).expect(201);
+      const csv =
+        'externalId,barcodeValue,barcodeText,points,name\r\n' +
+        'c-1,,,10,"Rivera, Maya"\r\n' +
+        'c-2,B-2,Two,,\r\n';
+      const response = await importCsv(pass.id, csv).expect(200);
+      expect(response.body).toEqual({ created: 1, updated: 1 });
+      const list = (await http().get(holders(pass.id)).set(auth()).expect(200)).body as PageBody;
+      const byId = new Map(list.items.map((item) => [item.externalId, item]));
+      expect(byId.get('c-1')).toMatchObject({
+        fieldValues: { points: '10', name: 'Rivera, Maya' },
+        barcodeValue: METADATA.qrUrl,
+      });
+      expect(byId.get('c-2')).toMatchObject({
+        fieldValues: {},
+        barcodeValue: 'B-2',
+        barcodeText: 'Two',
+      });
+      // Only externalId is required among the columns.
+      await importCsv(pass.id, 'externalId\nc-3\n').expect(200);
+      expect(await count(pass.id)).toBe(3);
+    });
+
+    it('writes nothing when a JSON row is bad, keyed <index>.<field>', async () => {
+      const pass = await createPass();
+      await importJson(pass.id, [{ externalId: 'keep' }]).expect(200);
+      const response = await importJson(pass.id, [
+        { externalId: 'ok-1' },
+        { externalId: 'bad one' },
+        { fieldValues: { points: '1' } },
+        { externalId: 'ok-2', fieldValues: { tier: 'x' } },
+        { externalId: 'ok-1' },
+        'not an object',
+        { externalId: 'ok-3', barcodeText: 'x'.repeat(256) },
+      ]).expect(400);
+      expect(response.body.errorCode).toBe('INVALID_INPUT');
+      expect(Object.keys(response.body.context as object).sort()).toEqual(
+        ['1.externalId', '2.externalId', '5', '6.barcodeText'].sort(),
+      );
+      // Field keys and duplicates are checked once every row is well-formed.
+      const second = await importJson(pass.id, [
+        { externalId: 'ok-1' },
+        { externalId: 'ok-2', fieldValues: { tier: 'x' } },
+        { externalId: 'ok-1' },
+      ]).expect(400);
+      expect(Object.keys(second.body.context as object).sort()).toEqual([
+        '1.fieldValues.tier',
+        '2.externalId',
+      ]);
+      expect(await count(pass.id)).toBe(1);
+    });
+
+    it('writes nothing when a CSV line is bad, keyed line <n>', async () => {
+      const pass = await createPass();
+      const bad = await importCsv(
+        pass.id,
+        'externalId,points\nok-1,1\nbad one,2\nok-3,"x\n',
+      ).expect(400);
+      expect(Object.keys(bad.body.context as object).sort()).toEqual(['line 3', 'line 4']);
+      const header = await importCsv(pass.id, 'externalId,tier\nok,1\n').expect(400);
+      expect(Object.keys(header.body.context as object)).toEqual(['line 1']);
+      const width = await importCsv(pass.id, 'externalId,points\nok,1,2\n').expect(400);
+      expect(Object.keys(width.body.context as object)).toEqual(['line 2']);
+      const long = await importCsv(
+        pass.id,
+        `externalId,points\nok,1\nok-2,${'x'.repeat(2001)}\n`,
+      ).expect(400);
+      expect(long.body.context).toEqual({
+        'line 3': expect.stringContaining('fieldValues.points') as unknown,
+      });
+      const duplicate = await importCsv(pass.id, 'externalId\na\nb\na\n').expect(400);
+      expect(Object.keys(duplicate.body.context as object)).toEqual(['line 4']);
+      await importCsv(pass.id, '').expect(400);
+      expect(await count(pass.id)).toBe(0);
+    });
+
+    it('refuses a Voided holder in an import (409), nothing written', async () => {
+      const pass = await createPass();
+      const holder = (await post(pass.id, { externalId: 'gone' }).expect(201)).body as HolderBody;
+      await http()
+        .delete(`${holders(pass.id)}/${holder.id}`)
+        .set(auth())
+        .expect(204);
+      const response = await importJson(pass.id, [
+        { externalId: 'new' },
+        { externalId: 'gone' },
+      ]).expect(409);
+      expect(response.body.context).toEqual({ '1.externalId': 'gone' });
+      expect(await count(pass.id)).toBe(1);
+    });
+
+    it('takes 10,000 rows and refuses 10,001', async () => {
+      const pass = await createPass();
+      const rows = Array.from({ length: 10_000 }, (_, i) => ({
+        externalId: `bulk-${i}`,
+        fieldValues: { points: String(i) },
+      }));
+      const started = Date.now();
+      const response = await importJson(pass.id, rows).expect(200);
+      expect(response.body).toEqual({ created: 10_000, updated: 0 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+
+      const tooMany = await importJson(pass.id, [...rows, { externalId: 'one-more' }]).expect(400);
+      expect(tooMany.body.errorCode).toBe('INVALID_INPUT');
+      const csv = `externalId\n${Array.from({ length: 10_001 }, (_, i) => `c${i}`).join('\n')}\n`;
+      await importCsv(pass.id, csv).expect(400);
+      expect(await count(pass.id)).toBe(10_000);
+    }, 60_000);
+  });
+});
