@@ -17,6 +17,7 @@ import {
   startWalletAEnv,
   waitFor,
 } from '../support/walleta-env';
+import { isErrorBody } from '../support/error-body';
 
 /**
  * The database goes away under load and comes back. Requests meanwhile get 503 UNAVAILABLE
@@ -78,17 +79,7 @@ interface LoadResult {
   notifications: { status: number; id?: string }[];
 }
 
-const isUnavailableBody = (body: unknown): boolean => {
-  const value = body as Record<string, unknown> | null;
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    value.errorCode === 'UNAVAILABLE' &&
-    typeof value.txId === 'string' &&
-    typeof value.timestamp === 'string' &&
-    typeof value.errorMessage === 'string'
-  );
-};
+const isUnavailableBody = (body: unknown): boolean => isErrorBody(body, 'UNAVAILABLE');
 const ok = (status: number) => status >= 200 && status < 300;
 
 describe(`Database outage under load (${TEST_DB})`, () => {

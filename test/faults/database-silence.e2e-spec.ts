@@ -3,6 +3,7 @@ import { TcpProxy } from '../fakes/tcp-proxy';
 import { OwnerSession } from '../support/session';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB } from '../support/test-database';
+import { isErrorBody } from '../support/error-body';
 
 /**
  * The MariaDB host stops answering without closing anything (powered off, partitioned, packets
@@ -30,17 +31,7 @@ interface Timed {
   body: unknown;
 }
 
-const isUnavailableBody = (body: unknown): boolean => {
-  const value = body as Record<string, unknown> | null;
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    value.errorCode === 'UNAVAILABLE' &&
-    typeof value.txId === 'string' &&
-    typeof value.timestamp === 'string' &&
-    typeof value.errorMessage === 'string'
-  );
-};
+const isUnavailableBody = (body: unknown): boolean => isErrorBody(body, 'UNAVAILABLE');
 
 (MYSQL ? describe : describe.skip)(`Database host gone silent (${TEST_DB})`, () => {
   let testApp: TestApp;
