@@ -200,3 +200,30 @@ interface Scene {
     });
   },
 );
+
+describe(`Kicks while Redis is away (${TEST_DB})`, () => {
+  it('neither fail the request nor keep the worker in this process from working', async () => {
+    const walletA = await startWalletAEnv();
+    // Nothing listens on port 1: every publish fails and the subscriber keeps reconnecting.
+    const api = await startTestApp({
+      ...walletA.env,
+      REDIS_URL: 'redis://127.0.0.1:1',
+      SCHEDULER_INTERVAL_MS: '60000',
+    });
+    try {
+      const owner = await OwnerSession.start(api.server);
+      const { pass } = await publishedPassWithDevices(owner, DEVICES);
+      walletA.apns.reset();
+      await request(api.server)
+        .post('/v1/wallet-pass/notifications')
+        .set(owner.auth)
+        .send({ passSerialNumber: pass.id, notificationName: 'Away', notificationMessage: 'Hi' })
+        .expect(201);
+      // The local kick does not depend on Redis.
+      await waitFor(() => walletA.apns.pushes.length >= DEVICES, 'the pushes', WITHIN_MS);
+    } finally {
+      await api.close();
+      await walletA.apns.close();
+    }
+  });
+});
