@@ -95,7 +95,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit();
+    // QUIT waits for Redis's answer; with Redis away it fails at once (no offline queue) and
+    // the client would go on reconnecting, keeping the process alive: just drop the connection.
+    if (this.redis.status !== 'ready') {
+      this.redis.disconnect();
+      return;
+    }
+    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
 

@@ -12,6 +12,7 @@ import type { EntityTarget, FindOptionsWhere } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Lease, newWorkerId, type LeaseColumns } from './lease';
+import { RedisWorkerKicks } from './worker-kicks';
 
 /** A worker whose poll the scheduler owns. */
 export interface PolledWorker {
@@ -39,10 +40,25 @@ export class WorkerHandle {
     private readonly worker: PolledWorker,
     private readonly registry: SchedulerRegistry,
     private readonly logger: Logger,
+    /** Tells the other processes (through Redis, when configured) to tick this worker too. */
+    private readonly announce: (name: string) => void = () => undefined,
   ) {}
 
-  /** Runs a tick now, or right after the one in progress. Does nothing until started. */
+  /**
+   * Work arrived: runs a tick now, or right after the one in progress, in this process (once
+   * started) and in every other process that runs this worker (when REDIS_URL is set; else
+   * they find the work at their next poll).
+   */
   kick(): void {
+    this.announce(this.worker.name);
+    this.run();
+  }
+
+  /**
+   * @internal A tick in this process only: for the poll, timers and kicks from other
+   * processes, which must not be announced again. Does nothing until started.
+   */
+  run(): void {
     if (!this.started || this.stopping) return;
     if (this.running) {
       this.again = true;
@@ -58,7 +74,7 @@ export class WorkerHandle {
         this.running = undefined;
         if (this.again) {
           this.again = false;
-          this.kick();
+          this.run();
         }
       });
   }
@@ -72,7 +88,7 @@ export class WorkerHandle {
   wakeAfter(delayMs: number): void {
     if (!this.started || this.stopping) return;
     this.clearTimer('timeout', this.wakeUpName);
-    const timer = setTimeout(() => this.kick(), Math.max(0, delayMs));
+    const timer = setTimeout(() => this.run(), Math.max(0, delayMs));
     timer.unref();
     this.registry.addTimeout(this.wakeUpName, timer);
   }
@@ -99,10 +115,10 @@ export class WorkerHandle {
   /** @internal */
   start(intervalMs: number): void {
     this.started = true;
-    const poll = setInterval(() => this.kick(), intervalMs);
+    const poll = setInterval(() => this.run(), intervalMs);
     poll.unref();
     this.registry.addInterval(this.pollName, poll);
-    this.kick();
+    this.run();
   }
 
   /** @internal Stops the timers and waits for the tick in progress. */
@@ -131,13 +147,18 @@ export class WorkerHandle {
 /**
  * Owns every worker's poll. Workers register at construction; in a process that runs workers
  * (WORKER_ENABLED, always in `apps/worker`), each is polled every SCHEDULER_INTERVAL_MS from
- * bootstrap, and kicked when work arrives in this process. Before shutdown every poll stops
- * and the ticks in progress finish, so the providers they use can close afterwards.
+ * bootstrap, and kicked when work arrives. With REDIS_URL a kick is also published on the
+ * `${REDIS_KEY_PREFIX}worker-kicks` channel, to which every process running workers listens,
+ * so a separate worker process starts within milliseconds instead of at its next poll. Before
+ * shutdown every poll stops and the ticks in progress finish, so the providers they use can
+ * close afterwards.
  */
 @Injectable()
 export class WorkerScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly handles: { worker: PolledWorker; handle: WorkerHandle }[] = [];
   private readonly logger = new Logger('Scheduler');
+  /** Set at bootstrap when REDIS_URL is; kicks before that (there are none) stay local. */
+  private kicks?: RedisWorkerKicks;
 
   constructor(
     private readonly registry: SchedulerRegistry,
@@ -159,23 +180,36 @@ export class WorkerScheduler implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   register(worker: PolledWorker): WorkerHandle {
-    const handle = new WorkerHandle(worker, this.registry, new Logger(worker.name));
+    const handle = new WorkerHandle(worker, this.registry, new Logger(worker.name), (name) =>
+      this.kicks?.announce(name),
+    );
     this.handles.push({ worker, handle });
     return handle;
   }
 
   onApplicationBootstrap(): void {
+    const { redisUrl, redisKeyPrefix } = this.config.rateLimit;
+    // Every process publishes (an API process with WORKER_ENABLED=false is where most work
+    // arrives); only those that run workers listen.
+    if (redisUrl !== undefined) {
+      this.kicks = new RedisWorkerKicks(redisUrl, `${redisKeyPrefix}worker-kicks`, this.logger);
+    }
     if (!this.config.worker.enabled) return;
+    const started = new Map<string, WorkerHandle>();
     for (const { worker, handle } of this.handles) {
       if (worker.runsHere?.() === false) continue;
       const intervalMs = worker.intervalMs ?? this.config.worker.schedulerIntervalMs;
       handle.start(intervalMs);
+      started.set(worker.name, handle);
       this.logger.log(`${worker.name}: polling every ${intervalMs} ms`);
     }
+    // Not awaited: start-up does not wait for Redis; until subscribed, the poll covers.
+    if (started.size > 0) void this.kicks?.listen((name) => started.get(name)?.run());
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.handles.map(({ handle }) => handle.stop()));
+    this.kicks?.close();
   }
 }
 
@@ -199,7 +233,7 @@ export abstract class LeasedWorker<T extends LeaseColumns> implements PolledWork
     this.handle = scheduler.register(this);
   }
 
-  /** Runs a tick now (in a process that runs workers), or right after the one in progress. */
+  /** Runs a tick now, or right after the one in progress, wherever this worker runs. */
   kick(): void {
     this.handle.kick();
   }
