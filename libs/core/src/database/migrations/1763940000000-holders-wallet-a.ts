@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner, TableColumn, TableIndex, TableUnique } from 'typeorm';
+import { dialectOfType } from '../dialect';
 import { refColumn, stringColumn } from '../schema';
 
 /**
@@ -29,13 +30,11 @@ export class HoldersWalletA1763940000000 implements MigrationInterface {
     ]);
     // Every registration so far is of a shared pass, whose serial number is the pass id.
     await queryRunner.query('UPDATE wallet_a_registration SET serial_number = pass_id');
-    await queryRunner.dropUniqueConstraint('wallet_a_registration', 'uq_registration_device_pass');
-    await queryRunner.createUniqueConstraint(
-      'wallet_a_registration',
-      new TableUnique({
-        name: 'uq_registration_device_serial',
-        columnNames: ['device_library_id', 'serial_number'],
-      }),
+    await this.replaceUnique(
+      queryRunner,
+      'uq_registration_device_pass',
+      'uq_registration_device_serial',
+      ['device_library_id', 'serial_number'],
     );
     // A holder's push reads its registrations along this, in id order (as a pass's do).
     await queryRunner.createIndex(
@@ -56,21 +55,40 @@ export class HoldersWalletA1763940000000 implements MigrationInterface {
     await queryRunner.dropColumn('wallet_a_push_job', 'holders_since');
     await queryRunner.dropColumn('wallet_a_push_job', 'holder_id');
     await queryRunner.dropIndex('wallet_a_registration', 'ix_registration_holder');
-    await queryRunner.dropUniqueConstraint(
-      'wallet_a_registration',
-      'uq_registration_device_serial',
-    );
     await queryRunner.query('DELETE FROM wallet_a_registration WHERE holder_id IS NOT NULL');
-    await queryRunner.createUniqueConstraint(
-      'wallet_a_registration',
-      new TableUnique({
-        name: 'uq_registration_device_pass',
-        columnNames: ['device_library_id', 'pass_id'],
-      }),
+    await this.replaceUnique(
+      queryRunner,
+      'uq_registration_device_serial',
+      'uq_registration_device_pass',
+      ['device_library_id', 'pass_id'],
     );
     await queryRunner.dropColumn('wallet_a_registration', 'serial_number');
     await queryRunner.dropColumn('wallet_a_registration', 'holder_id');
     await queryRunner.dropColumn('holder', 'wallet_a_token');
     await queryRunner.dropColumn('holder', 'wallet_a_token_hash');
+  }
+
+  /**
+   * A unique key of wallet_a_registration replaced by another: MySQL keeps `uniques` of a
+   * created table as unique indexes (TypeORM refuses its constraint API there), SQLite as
+   * table constraints.
+   */
+  private async replaceUnique(
+    queryRunner: QueryRunner,
+    from: string,
+    to: string,
+    columnNames: string[],
+  ): Promise<void> {
+    const table = 'wallet_a_registration';
+    if (dialectOfType(queryRunner.connection.options.type).isMysql) {
+      await queryRunner.dropIndex(table, from);
+      await queryRunner.createIndex(
+        table,
+        new TableIndex({ name: to, columnNames, isUnique: true }),
+      );
+    } else {
+      await queryRunner.dropUniqueConstraint(table, from);
+      await queryRunner.createUniqueConstraint(table, new TableUnique({ name: to, columnNames }));
+    }
   }
 }
