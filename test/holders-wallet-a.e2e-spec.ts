@@ -315,6 +315,14 @@ describe('Personal passes on WalletA (stage 2)', () => {
     await sleep(600);
     expect(pushed('shared')).toBe(0);
     expect(pushed('alice1') + pushed('alice2')).toBe(0);
+    // One job for the whole import, not one per holder.
+    const jobs = await testApp.app
+      .get(DataSource)
+      .query(
+        'SELECT COUNT(*) AS n FROM wallet_a_push_job WHERE pass_id = ? AND holders_since IS NOT NULL',
+        [pass.id],
+      );
+    expect(Number((jobs as { n: number | string }[])[0].n)).toBe(1);
   });
 
   it('pushes a pass update to every device, shared and holders’', async () => {
