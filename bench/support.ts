@@ -326,6 +326,7 @@ export async function seedRegistrations(
             newId(),
             pass.workspaceId,
             pass.id,
+            pass.id,
             device.deviceLibraryId,
             device.pushToken,
             now,
@@ -333,7 +334,7 @@ export async function seedRegistrations(
             null,
           ]);
         await connection.query(
-          'INSERT INTO wallet_a_registration (id, workspace_id, pass_id, device_library_id, push_token, created_time, updated_time, removed_time) VALUES ?',
+          'INSERT INTO wallet_a_registration (id, workspace_id, pass_id, serial_number, device_library_id, push_token, created_time, updated_time, removed_time) VALUES ?',
           [rows],
         );
       }

@@ -156,6 +156,42 @@ describe('pages in a browser', () => {
     console.log(`Holder page screenshot: ${path}`);
   });
 
+  it("shows a personal holder's page within its own Content-Security-Policy", async () => {
+    const owner = await OwnerSession.start(testApp.server);
+    const uploadInfoList = [];
+    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+      const png = makePng({ width: 8, height: 8, rgba: [60, 43, 26, 255] });
+      uploadInfoList.push({ fileName, uploadKey: await owner.upload(png, fileName) });
+    }
+    const created = await request(testApp.server)
+      .post('/v1/wallet-pass')
+      .set(owner.auth)
+      .send({
+        passName: 'Personal card',
+        passMetadata: { description: 'Member card', organizationName: 'Brand Ltd' },
+        status: 'Published',
+        uploadInfoList,
+      })
+      .expect(201);
+    const holder = await request(testApp.server)
+      .post(`/v1/wallet-pass/${(created.body as { id: string }).id}/holders`)
+      .set(owner.auth)
+      .send({ externalId: 'browser-1' })
+      .expect(201);
+    const { downloadUrl } = holder.body as { downloadUrl: string };
+
+    consoleCsp = [];
+    const response = await page.goto(downloadUrl);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toMatch(
+      /style-src 'sha256-[A-Za-z0-9+/]+={0,2}'/,
+    );
+    await page.waitForLoadState('load');
+    expect(await violations()).toEqual([]);
+    expect(consoleCsp).toEqual([]);
+    await expectVisibleInViewport(page.getByText('Add to WalletA', { exact: true }));
+  });
+
   it('renders Swagger UI with its operations list, within its Content-Security-Policy', async () => {
     consoleCsp = [];
     const response = await page.goto(`${baseUrl}/docs`);

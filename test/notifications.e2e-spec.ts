@@ -285,6 +285,7 @@ describe('Notifications', () => {
           id: newId(),
           workspaceId: owner.defaultWorkspaceId,
           passId: pass.id,
+          serialNumber: pass.id,
           deviceLibraryId: `fanout-${batch}-${i}`,
           pushToken: token,
           createdTime: now,

@@ -408,6 +408,7 @@ describe('WalletA end to end', () => {
           id: newId(),
           workspaceId: owner.defaultWorkspaceId,
           passId: created.body.id,
+          serialNumber: created.body.id,
           deviceLibraryId: `bulk-${batch}-${i}`,
           pushToken: deviceToken(1_000_000 + batch * 500 + i),
           createdTime: now,

@@ -57,6 +57,7 @@ describe(`APNs answering 429 and 500, then recovering (${TEST_DB})`, () => {
           id: newId(),
           workspaceId: owner.defaultWorkspaceId,
           passId: pass.id,
+          serialNumber: pass.id,
           deviceLibraryId: `apns-outage-${i}`,
           pushToken,
           createdTime: now,

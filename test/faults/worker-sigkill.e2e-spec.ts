@@ -154,6 +154,7 @@ describe(`A worker killed with SIGKILL mid fan-out (${TEST_DB})`, () => {
             id: newId(),
             workspaceId: owner.defaultWorkspaceId,
             passId: pass.id,
+            serialNumber: pass.id,
             deviceLibraryId: `sigkill-${from + i}`,
             pushToken,
             createdTime: now,

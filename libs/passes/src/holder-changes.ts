@@ -3,10 +3,23 @@ import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Pass } from './entities/pass.entity';
+import type { Holder } from './holders/holder.entity';
 import { holderChangeTime } from './pass-content';
 
 /** Runs inside the transaction that changed what holders see of a pass (its version moved on). */
 export type PassChangeHook = (manager: EntityManager, pass: Pass) => Promise<void>;
+
+/**
+ * What changed for personal holders of one pass, without a change of the pass itself: one
+ * holder (PATCH, void) or every holder of the pass changed at or after `since` (an import,
+ * which may change thousands at once and is announced once).
+ */
+export type HolderChange =
+  | { pass: Pass; holder: Holder; since?: undefined }
+  | { pass: Pass; holder?: undefined; since: Date };
+
+/** Runs inside the transaction that changed what some holders of a pass see. */
+export type HolderChangeHook = (manager: EntityManager, change: HolderChange) => Promise<void>;
 
 /** The columns a holder-visible change writes besides the version and `updatedTime`. */
 export type PassChanges =
@@ -31,6 +44,9 @@ export interface BumpOptions {
 export class HolderChangeSet {
   private readonly bumped = new Map<string, boolean>();
   private readonly announced: Pass[] = [];
+  private readonly holderChanges: (
+    { passId: string; holder: Holder } | { passId: string; since: Date }
+  )[] = [];
 
   constructor(readonly manager: EntityManager) {}
 
@@ -64,13 +80,47 @@ export class HolderChangeSet {
     this.bumped.set(pass.id, true);
   }
 
-  /** @internal Runs the hooks for each announced pass, as it stands at the end of the work. */
-  async runHooks(hooks: readonly PassChangeHook[]): Promise<void> {
+  /**
+   * A holder whose visible values (field values, barcode, status) this transaction changed,
+   * as written. The caller has moved its version on and its `updatedTime` to
+   * {@link holderChangeTime} of the previous one (its package's Last-Modified).
+   */
+  holderChanged(holder: Holder): void {
+    this.holderChanges.push({ passId: holder.passId, holder });
+  }
+
+  /**
+   * Holders of a pass changed by this transaction, each with an `updatedTime` at or after
+   * `since` (many at once: announced once, not once per holder).
+   */
+  holdersChangedSince(passId: string, since: Date): void {
+    this.holderChanges.push({ passId, since });
+  }
+
+  /**
+   * @internal Runs the hooks for each announced pass, as it stands at the end of the work,
+   * then the holder hooks for holder changes of passes not announced as a whole (a pass
+   * change already reaches every holder).
+   */
+  async runHooks(
+    hooks: readonly PassChangeHook[],
+    holderHooks: readonly HolderChangeHook[] = [],
+  ): Promise<void> {
     for (const [passId, announce] of this.bumped) {
       if (!announce) continue;
       const pass = await this.manager.findOneByOrFail(Pass, { id: passId });
       for (const hook of hooks) await hook(this.manager, pass);
       this.announced.push(pass);
+    }
+    for (const change of this.holderChanges) {
+      if (this.bumped.get(change.passId) === true) continue;
+      const pass = await this.manager.findOneByOrFail(Pass, { id: change.passId });
+      const full: HolderChange =
+        'holder' in change ? { pass, holder: change.holder } : { pass, since: change.since };
+      for (const hook of holderHooks) await hook(this.manager, full);
+      if (!this.announced.some((announced) => announced.id === pass.id)) {
+        this.announced.push(pass);
+      }
     }
   }
 
@@ -91,12 +141,18 @@ export class HolderChangeSet {
 @Injectable()
 export class HolderChanges {
   private readonly hooks: PassChangeHook[] = [];
+  private readonly holderHooks: HolderChangeHook[] = [];
   private readonly committedListeners: ((pass: Pass) => void)[] = [];
 
   constructor(private readonly dataSource: DataSource) {}
 
   register(hook: PassChangeHook): void {
     this.hooks.push(hook);
+  }
+
+  /** Runs for changes of personal holders ({@link HolderChangeSet.holderChanged}). */
+  registerHolderHook(hook: HolderChangeHook): void {
+    this.holderHooks.push(hook);
   }
 
   /** Told after a changing transaction committed, e.g. to start the work it queued at once. */
@@ -116,7 +172,7 @@ export class HolderChanges {
     const run = async (manager: EntityManager): Promise<T> => {
       changes = new HolderChangeSet(manager);
       const result = await work(changes);
-      await changes.runHooks(this.hooks);
+      await changes.runHooks(this.hooks, this.holderHooks);
       return result;
     };
     const result =

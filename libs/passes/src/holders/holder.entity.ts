@@ -52,6 +52,14 @@ export class Holder extends WorkspaceOwnedEntity {
   @Column({ type: 'int', default: 1 })
   version!: number;
 
+  /** SHA-256 (hex) of the holder's WalletA `authenticationToken`; null until first packaged. */
+  @Column({ name: 'wallet_a_token_hash', type: 'varchar', length: 64, nullable: true })
+  walletATokenHash!: string | null;
+
+  /** The same token, encrypted, to put into every later package of this holder. */
+  @Column({ name: 'wallet_a_token', type: 'varchar', length: 255, nullable: true })
+  walletAToken!: string | null;
+
   @Column({ name: 'voided_time', type: 'datetime', precision: 3, nullable: true })
   voidedTime!: Date | null;
 }

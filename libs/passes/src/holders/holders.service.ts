@@ -15,6 +15,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import type { Pass } from '../entities/pass.entity';
+import { HolderChanges, type HolderChangeSet } from '../holder-changes';
+import { holderChangeTime } from '../pass-content';
 import { PassesService } from '../passes.service';
 import {
   MAX_FIELD_VALUE_LENGTH,
@@ -68,6 +70,7 @@ export class HoldersService {
     private readonly dataSource: DataSource,
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
     private readonly passes: PassesService,
+    private readonly holderChanges: HolderChanges,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.holderRows = new EntityRows(dataSource, Holder, 'h');
@@ -139,8 +142,8 @@ export class HoldersService {
     const problems = fieldValueProblems(pass, input.fieldValues, true);
     if (problems !== undefined) throw new InvalidInputError(problems);
     const holder = await this.writing(input.externalId ?? '', () =>
-      this.dataSource.transaction((manager) =>
-        this.updateLocked(manager, workspaceId, actorId, pass.id, holderId, input),
+      this.holderChanges.transaction((changes) =>
+        this.updateLocked(changes, workspaceId, actorId, pass.id, holderId, input),
       ),
     );
     return this.view(pass, holder);
@@ -154,23 +157,23 @@ export class HoldersService {
     holderId: string,
   ): Promise<void> {
     const pass = await this.passes.getEntity(workspaceId, passId);
-    const now = new Date();
-    const voided = await this.dataSource
-      .createQueryBuilder()
-      .update(Holder)
-      .set({
+    const where = { id: holderId, workspaceId, passId: pass.id };
+    await this.holderChanges.transaction(async (changes) => {
+      const holder = await this.lockedHolder(changes.manager, where);
+      if (holder === null) throw new NotFoundError('Holder', holderId);
+      if (holder.status === 'Voided') return;
+      const now = new Date();
+      const voided: Partial<Holder> = {
         status: 'Voided',
         voidedTime: now,
-        updatedTime: now,
+        updatedTime: holderChangeTime(holder.updatedTime, now),
         updatedBy: actorId,
-        version: () => 'version + 1',
-      })
-      .where({ id: holderId, workspaceId, passId: pass.id, status: 'Active' })
-      .execute();
-    if (voided.affected === 0) {
-      const exists = await this.holders.existsBy({ id: holderId, workspaceId, passId: pass.id });
-      if (!exists) throw new NotFoundError('Holder', holderId);
-    }
+        version: holder.version + 1,
+      };
+      await changes.manager.update(Holder, where, voided);
+      // The voided package goes to the holder's devices, which then show it as no longer valid.
+      changes.holderChanged(Object.assign(holder, voided));
+    });
   }
 
   /**
@@ -189,10 +192,15 @@ export class HoldersService {
     const list = typeof rows === 'function' ? rows(holderFieldKeys(pass)) : rows;
     checkImportRows(pass, list);
     return this.writing('', () =>
-      this.dataSource.transaction(async (manager) => {
+      this.holderChanges.transaction(async (changes) => {
+        const manager = changes.manager;
         const existing = await this.existingByExternalId(manager, workspaceId, pass.id, list);
         const created: Holder[] = [];
         let updated = 0;
+        let changed = 0;
+        // Every changed holder's updatedTime is at or after this (holderChangeTime), so one
+        // announcement "holders changed since now" reaches exactly them (and, harmlessly, any
+        // holder a concurrent change moved on too) without one push job per holder.
         const now = new Date();
         for (const row of list) {
           const externalId = row.input.externalId!;
@@ -210,6 +218,7 @@ export class HoldersService {
           updated += 1;
           const next = visibleOf(row.input);
           if (sameVisible(current, next)) continue;
+          changed += 1;
           await manager.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
               'version = version + 1, updated_time = ?, updated_by = ? WHERE id = ?',
@@ -217,7 +226,7 @@ export class HoldersService {
               JSON.stringify(next.fieldValues),
               next.barcodeValue,
               next.barcodeText,
-              this.dateValue(now),
+              this.dateValue(holderChangeTime(current.updatedTime, now)),
               actorId,
               current.id,
             ],
@@ -226,6 +235,8 @@ export class HoldersService {
         for (let at = 0; at < created.length; at += IMPORT_CHUNK) {
           await this.holderRows.insert(manager, created.slice(at, at + IMPORT_CHUNK));
         }
+        // New holders are on no device yet: nothing to push for them.
+        if (changed > 0) changes.holdersChangedSince(pass.id, now);
         return { created: created.length, updated };
       }),
     );
@@ -261,24 +272,24 @@ export class HoldersService {
         googleInstalledCount: 0,
         version: 1,
         voidedTime: null,
+        walletATokenHash: null,
+        walletAToken: null,
       }),
       actorId,
     );
   }
 
   private async updateLocked(
-    manager: EntityManager,
+    changes: HolderChangeSet,
     workspaceId: string,
     actorId: string,
     passId: string,
     holderId: string,
     input: HolderInputDto,
   ): Promise<Holder> {
+    const manager = changes.manager;
     const where = { id: holderId, workspaceId, passId };
-    const now = new Date();
-    // Writing the update stamp locks the row before it is read (as LocationsService does).
-    const locked = await manager.update(Holder, where, { updatedTime: now, updatedBy: actorId });
-    const holder = locked.affected === 0 ? null : await manager.findOneBy(Holder, where);
+    const holder = await this.lockedHolder(manager, where);
     if (holder === null) throw new NotFoundError('Holder', holderId);
     if (holder.status === 'Voided') {
       throw new ConflictError('A Voided holder cannot change', { status: 'Voided' });
@@ -288,10 +299,37 @@ export class HoldersService {
       barcodeValue: input.barcodeValue === undefined ? holder.barcodeValue : input.barcodeValue,
       barcodeText: input.barcodeText === undefined ? holder.barcodeText : input.barcodeText,
     };
-    const changes: Partial<Holder> = { ...next, externalId: input.externalId ?? holder.externalId };
-    if (!sameVisible(holder, next)) changes.version = holder.version + 1;
-    await manager.update(Holder, where, changes);
-    return Object.assign(holder, changes);
+    const now = new Date();
+    const visibleChange = !sameVisible(holder, next);
+    const written: Partial<Holder> = {
+      ...next,
+      externalId: input.externalId ?? holder.externalId,
+      updatedBy: actorId,
+      // A visible change lands in a later second than the last (the package's Last-Modified).
+      updatedTime: visibleChange ? holderChangeTime(holder.updatedTime, now) : now,
+      ...(visibleChange ? { version: holder.version + 1 } : {}),
+    };
+    await manager.update(Holder, where, written);
+    const updated = Object.assign(holder, written);
+    if (visibleChange) changes.holderChanged(updated);
+    return updated;
+  }
+
+  /**
+   * Locks the holder's row for the rest of the transaction (a no-op UPDATE, as lockPassRow
+   * does: MySQL may report it as affecting no row, so the read says whether it exists).
+   */
+  private async lockedHolder(
+    manager: EntityManager,
+    where: { id: string; workspaceId: string; passId: string },
+  ): Promise<Holder | null> {
+    await manager
+      .createQueryBuilder()
+      .update(Holder)
+      .set({ version: () => 'version' })
+      .where(where)
+      .execute();
+    return manager.findOneBy(Holder, where);
   }
 
   /** The import's holders that exist already, by externalId, looked up in chunks. */
@@ -312,6 +350,7 @@ export class HoldersService {
           fieldValues: true,
           barcodeValue: true,
           barcodeText: true,
+          updatedTime: true,
         },
         where: { workspaceId, passId, externalId: In(externalIds.slice(at, at + IMPORT_CHUNK)) },
       });

@@ -8,7 +8,8 @@ export interface HolderPageModel {
   backgroundColor: string;
   textColor: string;
   logoUrl: string | null;
-  walletAUrl: string;
+  /** Null: the pass is no longer valid (a voided holder): the page says so, with no buttons. */
+  walletAUrl: string | null;
   walletBUrl: string | null;
 }
 
@@ -79,10 +80,14 @@ export function renderHolderPage(model: HolderPageModel): HolderPage {
     <h1>${escape(model.passName)}</h1>
     <p>${escape(model.organizationName)} · ${escape(model.description)}</p>
   </section>
-  <nav class="actions">
+  ${
+    model.walletAUrl === null
+      ? '<p class="actions">This pass is no longer valid.</p>'
+      : `<nav class="actions">
     <a class="button walleta" href="${escape(model.walletAUrl)}">Add to WalletA</a>
     ${walletB}
-  </nav>
+  </nav>`
+  }
 </main>
 </body>
 </html>`;

@@ -10,7 +10,15 @@ class SlugParam {
   @Matches(/^[A-Za-z0-9_-]{3,64}$/) slug!: string;
 }
 
-/** What a holder's browser opens: `downloadUrl` = `/p/{slug}`. Published passes only. */
+class HolderParams extends SlugParam {
+  /** A holder token: base64url (DESIGN.md §6). */
+  @Matches(/^[A-Za-z0-9_-]{16,64}$/) holderToken!: string;
+}
+
+/**
+ * What a holder's browser opens: `downloadUrl` = `/p/{slug}` (the shared pass) or
+ * `/p/{slug}/h/{holderToken}` (a personal holder's). Published passes only.
+ */
 @ApiExcludeController()
 @Controller('p')
 @Public()
@@ -37,6 +45,28 @@ export class HolderController {
     @Res() response: Response,
   ): Promise<void> {
     const pkpass = await this.holder.package(slug);
+    sendPackage(request, response, pkpass, `${slug}.pkpass`);
+  }
+
+  @Get(':slug/h/:holderToken')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Cache-Control', 'no-cache')
+  async holderPage(
+    @Param() { slug, holderToken }: HolderParams,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    const page = await this.holder.holderPage(slug, holderToken);
+    response.setHeader('Content-Security-Policy', page.contentSecurityPolicy);
+    return page.html;
+  }
+
+  @Get(':slug/h/:holderToken/pass.pkpass')
+  async holderDownload(
+    @Param() { slug, holderToken }: HolderParams,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const pkpass = await this.holder.holderPackage(slug, holderToken);
     sendPackage(request, response, pkpass, `${slug}.pkpass`);
   }
 }

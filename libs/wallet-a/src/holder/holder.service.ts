@@ -1,5 +1,5 @@
 import { APP_CONFIG, EntityRows, NotFoundError, type AppConfig } from '@app/core';
-import { GoogleSaveLinks, Pass } from '@app/passes';
+import { GoogleSaveLinks, Holder, Pass } from '@app/passes';
 import { UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -24,6 +24,39 @@ export class HolderService {
 
   async page(slug: string): Promise<HolderPage> {
     const pass = await this.publishedPass(slug);
+    return this.render(pass, {
+      walletAUrl: `${this.config.publicBaseUrl}/p/${pass.slug}/pass.pkpass`,
+      walletBUrl: await this.googleSaveLinks.saveUrlFor(pass),
+    });
+  }
+
+  /**
+   * A personal holder's page (`downloadUrl`): the same page, its WalletA button downloading
+   * the holder's own package. A voided holder's page says the pass is no longer valid and
+   * offers nothing to add. WalletB's button waits for the holder's own object (a later stage).
+   */
+  async holderPage(slug: string, holderToken: string): Promise<HolderPage> {
+    const { pass, holder } = await this.publishedHolder(slug, holderToken);
+    return this.render(pass, {
+      walletAUrl:
+        holder.status === 'Voided'
+          ? null
+          : `${this.config.publicBaseUrl}/p/${pass.slug}/h/${holder.holderToken}/pass.pkpass`,
+      walletBUrl: null,
+    });
+  }
+
+  /** The holder's own package; a voided holder's is not handed out again (404). */
+  async holderPackage(slug: string, holderToken: string): Promise<PassPackage> {
+    const { pass, holder } = await this.publishedHolder(slug, holderToken);
+    if (holder.status === 'Voided') throw new NotFoundError('Holder', holderToken);
+    return this.packages.packageForHolder(pass, holder);
+  }
+
+  private async render(
+    pass: Pass,
+    urls: { walletAUrl: string | null; walletBUrl: string | null },
+  ): Promise<HolderPage> {
     const metadata = pass.passMetadata;
     const logo = pass.uploadInfoList.find((info) => info.fileName === 'logo.png');
     const logoUrl = logo
@@ -39,13 +72,25 @@ export class HolderService {
       backgroundColor: metadata.backgroundColor ?? '#ffffff',
       textColor: metadata.displayTextColor ?? '#000000',
       logoUrl,
-      walletAUrl: `${this.config.publicBaseUrl}/p/${pass.slug}/pass.pkpass`,
-      walletBUrl: await this.googleSaveLinks.saveUrlFor(pass),
+      ...urls,
     });
   }
 
   async package(slug: string): Promise<PassPackage> {
     return this.packages.packageFor(await this.publishedPass(slug));
+  }
+
+  /** The holder of this token on this (published) pass; anything else is a 404. */
+  private async publishedHolder(
+    slug: string,
+    holderToken: string,
+  ): Promise<{ pass: Pass; holder: Holder }> {
+    const pass = await this.publishedPass(slug);
+    const holder = await this.dataSource
+      .getRepository(Holder)
+      .findOneBy({ holderToken, passId: pass.id });
+    if (holder === null) throw new NotFoundError('Holder', holderToken);
+    return { pass, holder };
   }
 
   /**

@@ -15,6 +15,19 @@ export interface PassJsonContext {
   }[];
   /** A message field shown on the lock screen through its changeMessage (notifications). */
   messageField?: PassJsonField;
+  /** A personal holder's copy of the pass (DESIGN.md §6); absent: the shared pass. */
+  holder?: PassJsonHolder;
+}
+
+/** What a holder's package has of its own. */
+export interface PassJsonHolder {
+  serialNumber: string;
+  /** By field key: replaces the `value` of the pass's topField/secondaryFields field. */
+  fieldValues: Record<string, string>;
+  /** Null: the pass's `qrUrl` / `qrText`. */
+  barcodeValue: string | null;
+  barcodeText: string | null;
+  voided: boolean;
 }
 
 export interface PassJsonField {
@@ -35,11 +48,17 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function field(source: FieldDto): PassJsonField {
+/**
+ * A front field; a holder's own value goes into `value` itself, so that Wallet compares it with
+ * the value it held and shows the field's `changeMessage` on that holder's lock screen.
+ */
+function field(source: FieldDto, values: Record<string, string> = {}): PassJsonField {
   return {
     key: source.key,
     ...(source.label ? { label: source.label } : {}),
-    value: source.value,
+    value: Object.prototype.hasOwnProperty.call(values, source.key)
+      ? values[source.key]
+      : source.value,
     ...(source.changeMessage ? { changeMessage: source.changeMessage } : {}),
   };
 }
@@ -75,11 +94,15 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
   const metadata = pass.passMetadata;
   const backFields = (metadata.backFields ?? []).map(backField);
   if (context.messageField) backFields.unshift(context.messageField);
+  const holder = context.holder;
+  const values = holder?.fieldValues ?? {};
+  const qrUrl = holder?.barcodeValue ?? metadata.qrUrl;
+  const qrText = holder?.barcodeText ?? metadata.qrText;
   return {
     formatVersion: 1,
     passTypeIdentifier: context.passTypeIdentifier,
     teamIdentifier: context.teamIdentifier,
-    serialNumber: pass.id,
+    serialNumber: holder?.serialNumber ?? pass.id,
     organizationName: metadata.organizationName,
     description: metadata.description,
     ...(metadata.backgroundColor ? { backgroundColor: hexToRgb(metadata.backgroundColor) } : {}),
@@ -91,14 +114,14 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
       : {}),
     webServiceURL: context.webServiceURL,
     authenticationToken: context.authenticationToken,
-    ...(metadata.qrUrl
+    ...(qrUrl
       ? {
           barcodes: [
             {
               format: 'PKBarcodeFormatQR',
-              message: metadata.qrUrl,
+              message: qrUrl,
               messageEncoding: 'iso-8859-1',
-              ...(metadata.qrText ? { altText: metadata.qrText } : {}),
+              ...(qrText ? { altText: qrText } : {}),
             },
           ],
         }
@@ -113,11 +136,11 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
           })),
         }
       : {}),
-    ...(pass.deletedTime !== null ? { voided: true } : {}),
+    ...(pass.deletedTime !== null || holder?.voided === true ? { voided: true } : {}),
     storeCard: {
-      headerFields: metadata.topField ? [field(metadata.topField)] : [],
+      headerFields: metadata.topField ? [field(metadata.topField, values)] : [],
       primaryFields: [],
-      secondaryFields: (metadata.secondaryFields ?? []).map(field),
+      secondaryFields: (metadata.secondaryFields ?? []).map((source) => field(source, values)),
       auxiliaryFields: [],
       backFields,
     },

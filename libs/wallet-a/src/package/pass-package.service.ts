@@ -1,6 +1,6 @@
 import { APP_CONFIG, ConflictError, type AppConfig } from '@app/core';
 import { LocationsService } from '@app/locations';
-import type { Pass } from '@app/passes';
+import type { Holder, Pass } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
@@ -42,7 +42,21 @@ export class PassPackageService {
   ) {}
 
   async packageFor(pass: Pass): Promise<PassPackage> {
-    const key = `${pass.id}:${pass.version}`;
+    return this.cached(`${pass.id}:${pass.version}`, () => this.build(pass));
+  }
+
+  /**
+   * A personal holder's package: the pass's, with the holder's serial number, token, barcode
+   * and field values. Cached by (pass version, holder version): either moving on makes a new
+   * one. Last-Modified is the later of the two changes.
+   */
+  async packageForHolder(pass: Pass, holder: Holder): Promise<PassPackage> {
+    return this.cached(`${pass.id}:${pass.version}:${holder.id}:${holder.version}`, () =>
+      this.build(pass, holder),
+    );
+  }
+
+  private async cached(key: string, build: () => Promise<PassPackage>): Promise<PassPackage> {
     const cached = this.cache.get(key);
     if (cached) {
       // Re-insert: Map order is the LRU order.
@@ -52,7 +66,7 @@ export class PassPackageService {
     }
     let pending = this.building.get(key);
     if (!pending) {
-      pending = this.build(pass).finally(() => this.building.delete(key));
+      pending = build().finally(() => this.building.delete(key));
       this.building.set(key, pending);
     }
     const built = await pending;
@@ -60,10 +74,10 @@ export class PassPackageService {
     return built;
   }
 
-  private async build(pass: Pass): Promise<PassPackage> {
+  private async build(pass: Pass, holder?: Holder): Promise<PassPackage> {
     this.signer ??= passSigner(this.signing.get());
     const [authenticationToken, locations, images] = await Promise.all([
-      this.tokens.tokenFor(pass),
+      holder === undefined ? this.tokens.tokenFor(pass) : this.tokens.tokenForHolder(holder),
       this.locations.enabledForPass(pass.workspaceId, pass.id),
       this.images(pass),
     ]);
@@ -87,8 +101,19 @@ export class PassPackageService {
         altitude: location.altitude,
         relevantText: location.relevantText,
       })),
+      holder:
+        holder === undefined
+          ? undefined
+          : {
+              serialNumber: holder.serialNumber,
+              fieldValues: holder.fieldValues,
+              barcodeValue: holder.barcodeValue,
+              barcodeText: holder.barcodeText,
+              voided: holder.status === 'Voided',
+            },
     });
-    const lastModified = new Date(Math.floor(pass.updatedTime.getTime() / 1000) * 1000);
+    const changed = Math.max(pass.updatedTime.getTime(), holder?.updatedTime.getTime() ?? 0);
+    const lastModified = new Date(Math.floor(changed / 1000) * 1000);
     const files = new Map([['pass.json', Buffer.from(JSON.stringify(passJson))], ...images]);
     const buffer = await writePkpass(files, this.signer, lastModified);
     return { buffer, etag: `"${createHash('sha1').update(buffer).digest('hex')}"`, lastModified };

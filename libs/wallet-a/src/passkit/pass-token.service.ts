@@ -1,4 +1,4 @@
-import { Pass } from '@app/passes';
+import { Holder, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
@@ -23,7 +23,8 @@ function sha256(text: string): Buffer {
  * first packaged. The database keeps a SHA-256 to check devices' `ApplePass` headers and an
  * AES-256-GCM copy to put the same token into every later version of the package (Apple
  * devices keep using the token of the pass they hold). The encryption key is derived from
- * the pass-signing key, which is stable for the life of the passes it signs.
+ * the pass-signing key, which is stable for the life of the passes it signs. A personal holder
+ * has a token of its own, kept the same way in its row, handed out only in its own package.
  */
 @Injectable()
 export class PassTokenService {
@@ -31,6 +32,7 @@ export class PassTokenService {
 
   constructor(
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
+    @InjectRepository(Holder) private readonly holders: Repository<Holder>,
     private readonly signing: SigningMaterialProvider,
   ) {}
 
@@ -52,10 +54,31 @@ export class PassTokenService {
     return this.decrypt(stored.walletAToken!);
   }
 
-  /** Checks an `ApplePass <token>` header value against the pass, in constant time. */
-  matches(pass: Pass, token: string): boolean {
-    if (pass.walletATokenHash === null) return false;
-    const expected = Buffer.from(pass.walletATokenHash, 'hex');
+  /** The holder's own token, made (once, even under concurrent calls) if it has none yet. */
+  async tokenForHolder(holder: Holder): Promise<string> {
+    if (holder.walletAToken !== null) return this.decrypt(holder.walletAToken);
+    const token = randomBytes(24).toString('base64url');
+    const sealed = this.encrypt(token);
+    const result = await this.holders.update(
+      { id: holder.id, walletATokenHash: IsNull() },
+      { walletATokenHash: sha256(token).toString('hex'), walletAToken: sealed },
+    );
+    if (result.affected === 1) {
+      holder.walletAToken = sealed;
+      return token;
+    }
+    const stored = await this.holders.findOneByOrFail({ id: holder.id });
+    holder.walletAToken = stored.walletAToken;
+    return this.decrypt(stored.walletAToken!);
+  }
+
+  /**
+   * Checks an `ApplePass <token>` header value against the pass (or a holder: the same
+   * columns), in constant time.
+   */
+  matches(owner: Pick<Pass, 'walletATokenHash'>, token: string): boolean {
+    if (owner.walletATokenHash === null) return false;
+    const expected = Buffer.from(owner.walletATokenHash, 'hex');
     const actual = sha256(token);
     return expected.length === HASH_BYTES && timingSafeEqual(actual, expected);
   }

@@ -1,5 +1,5 @@
 import { APP_CONFIG, UnauthorizedError, type AppConfig } from '@app/core';
-import { Pass } from '@app/passes';
+import { Holder, Pass } from '@app/passes';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -17,6 +17,7 @@ export class PassKitService {
 
   constructor(
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
+    @InjectRepository(Holder) private readonly holders: Repository<Holder>,
     private readonly tokens: PassTokenService,
     private readonly registrations: RegistrationsService,
     private readonly registrationBudget: RegistrationBudget,
@@ -30,9 +31,10 @@ export class PassKitService {
     authorization: string | undefined,
     device: { libraryId: string; pushToken: string; clientIp: string },
   ): Promise<'created' | 'existing'> {
-    const pass = await this.authorised(passTypeId, serialNumber, authorization);
+    const { pass, holder } = await this.authorised(passTypeId, serialNumber, authorization);
+    // A holder's registrations spend the pass's budget: the pass's counters move with them.
     await this.registrationBudget.spend(device.clientIp, pass.id);
-    return this.registrations.register(pass, device.libraryId, device.pushToken);
+    return this.registrations.register(pass, holder, device.libraryId, device.pushToken);
   }
 
   async unregister(
@@ -41,8 +43,8 @@ export class PassKitService {
     authorization: string | undefined,
     deviceLibraryId: string,
   ): Promise<void> {
-    const pass = await this.authorised(passTypeId, serialNumber, authorization);
-    await this.registrations.unregister(pass, deviceLibraryId);
+    await this.authorised(passTypeId, serialNumber, authorization);
+    await this.registrations.unregister(serialNumber, deviceLibraryId);
   }
 
   async updatedSince(deviceLibraryId: string, passTypeId: string, tag: string | undefined) {
@@ -51,14 +53,19 @@ export class PassKitService {
     return this.registrations.updatedSince(deviceLibraryId, since);
   }
 
-  /** The current package; a deleted pass comes back voided so the device marks it so. */
+  /**
+   * The current package of the shared pass or of a holder's copy; a deleted pass or a voided
+   * holder comes back voided so the device marks it so.
+   */
   async latest(
     passTypeId: string,
     serialNumber: string,
     authorization: string | undefined,
   ): Promise<PassPackage> {
-    const pass = await this.authorised(passTypeId, serialNumber, authorization);
-    return this.packages.packageFor(pass);
+    const { pass, holder } = await this.authorised(passTypeId, serialNumber, authorization);
+    return holder === null
+      ? this.packages.packageFor(pass)
+      : this.packages.packageForHolder(pass, holder);
   }
 
   log(entries: string[]): void {
@@ -67,22 +74,27 @@ export class PassKitService {
   }
 
   /**
-   * The pass the `ApplePass <token>` header is for. Unknown passes and wrong tokens read the
-   * same (401), so serial numbers cannot be probed.
+   * The pass (and holder, for a holder's serial number) the `ApplePass <token>` header is for:
+   * the shared pass's serial is its id and takes its token, a holder's serial takes only that
+   * holder's token. Unknown serials and wrong tokens read the same (401), so serial numbers
+   * cannot be probed.
    */
   private async authorised(
     passTypeId: string,
     serialNumber: string,
     authorization: string | undefined,
-  ): Promise<Pass> {
+  ): Promise<{ pass: Pass; holder: Holder | null }> {
     const token = APPLE_PASS_SCHEME.exec(authorization ?? '')?.[1];
-    const pass =
-      token !== undefined && passTypeId === this.config.walletA.passTypeId
-        ? await this.passes.findOneBy({ id: serialNumber })
-        : null;
-    if (pass === null || token === undefined || !this.tokens.matches(pass, token)) {
-      throw new UnauthorizedError('Request not authorized');
+    if (token !== undefined && passTypeId === this.config.walletA.passTypeId) {
+      const pass = await this.passes.findOneBy({ id: serialNumber });
+      if (pass !== null && this.tokens.matches(pass, token)) return { pass, holder: null };
+      if (pass === null) {
+        const holder = await this.holders.findOneBy({ serialNumber });
+        if (holder !== null && this.tokens.matches(holder, token)) {
+          return { pass: await this.passes.findOneByOrFail({ id: holder.passId }), holder };
+        }
+      }
     }
-    return pass;
+    throw new UnauthorizedError('Request not authorized');
   }
 }

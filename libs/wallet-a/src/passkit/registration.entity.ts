@@ -12,6 +12,14 @@ export class Registration {
   @Column({ name: 'pass_id', type: 'varchar', length: 36 })
   passId!: string;
 
+  /** The holder whose personal pass the device registered; null: the shared pass. */
+  @Column({ name: 'holder_id', type: 'varchar', length: 36, nullable: true })
+  holderId!: string | null;
+
+  /** The serial number registered: the pass id, or the holder's serial number. */
+  @Column({ name: 'serial_number', type: 'varchar', length: 64 })
+  serialNumber!: string;
+
   @Column({ name: 'device_library_id', type: 'varchar', length: 255 })
   deviceLibraryId!: string;
 

@@ -1,14 +1,17 @@
 import { isUniqueViolation, newId, sqlDialect } from '@app/core';
-import { lockPassRow, moveHolderCounters, Pass } from '@app/passes';
+import { Holder, lockPassRow, moveHolderCounters, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { Registration } from './registration.entity';
 
 /**
  * Device registrations and the WalletA counters they drive, changed together in one
  * transaction: issued = devices that ever registered the pass, active = registered now.
  * Each counter moves only when a conditional write really changed a registration, so
- * concurrent and repeated calls from devices leave the counters right.
+ * concurrent and repeated calls from devices leave the counters right. A registration of a
+ * holder's copy moves the pass's counters the same way, and the holder's `appleInstalledCount`
+ * with them. Registrations are keyed by (device, serial number): a device may hold the shared
+ * pass and holders' copies side by side.
  */
 @Injectable()
 export class RegistrationsService {
@@ -17,9 +20,11 @@ export class RegistrationsService {
   /** `created` for a new (or returning) device, `existing` when it was registered already. */
   async register(
     pass: Pass,
+    holder: Holder | null,
     deviceLibraryId: string,
     pushToken: string,
   ): Promise<'created' | 'existing'> {
+    const serialNumber = holder?.serialNumber ?? pass.id;
     return this.dataSource.transaction(async (manager) => {
       // Registration changes of one pass take turns (else MySQL deadlocks two devices at once).
       await lockPassRow(manager, pass.id);
@@ -29,38 +34,43 @@ export class RegistrationsService {
           id: newId(),
           workspaceId: pass.workspaceId,
           passId: pass.id,
+          holderId: holder?.id ?? null,
+          serialNumber,
           deviceLibraryId,
           pushToken,
           createdTime: now,
           updatedTime: now,
           removedTime: null,
         });
-        await moveHolderCounters(manager, pass.id, 'apple', { issued: true, active: 1 });
+        await this.moveCounters(manager, pass.id, holder?.id ?? null, { issued: true, active: 1 });
         return 'created';
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }
       const returning = await manager.update(
         Registration,
-        { passId: pass.id, deviceLibraryId, removedTime: Not(IsNull()) },
+        { serialNumber, deviceLibraryId, removedTime: Not(IsNull()) },
         { removedTime: null, pushToken, updatedTime: now },
       );
       if (returning.affected === 1) {
-        await moveHolderCounters(manager, pass.id, 'apple', { issued: false, active: 1 });
+        await this.moveCounters(manager, pass.id, holder?.id ?? null, {
+          issued: false,
+          active: 1,
+        });
         return 'created';
       }
       await manager.update(
         Registration,
-        { passId: pass.id, deviceLibraryId },
+        { serialNumber, deviceLibraryId },
         { pushToken, updatedTime: now },
       );
       return 'existing';
     });
   }
 
-  /** The device no longer holds the pass. */
-  async unregister(pass: Pass, deviceLibraryId: string): Promise<void> {
-    await this.deactivate({ passId: pass.id, deviceLibraryId });
+  /** The device no longer holds the pass (or the holder's copy) of this serial number. */
+  async unregister(serialNumber: string, deviceLibraryId: string): Promise<void> {
+    await this.deactivate({ serialNumber, deviceLibraryId });
   }
 
   /** APNs said the device token is gone (410 Unregistered, BadDeviceToken). */
@@ -76,20 +86,30 @@ export class RegistrationsService {
     deviceLibraryId: string,
     since: number | undefined,
   ): Promise<{ serialNumbers: string[]; lastUpdated: string } | null> {
+    // A holder's copy changes when the pass or the holder does: the later of the two counts.
     const rows = await this.dataSource
       .createQueryBuilder()
-      .select('pass.id', 'id')
+      .select('registration.serial_number', 'id')
       .addSelect('pass.updated_time', 'updatedTime')
+      .addSelect('holder.updated_time', 'holderUpdatedTime')
       .from(Registration, 'registration')
       .innerJoin(Pass, 'pass', 'pass.id = registration.pass_id')
+      .leftJoin(Holder, 'holder', 'holder.id = registration.holder_id')
       .where('registration.device_library_id = :deviceLibraryId', { deviceLibraryId })
       .andWhere('registration.removed_time IS NULL')
-      .getRawMany<{ id: string; updatedTime: Date | string }>();
+      .getRawMany<{
+        id: string;
+        updatedTime: Date | string;
+        holderUpdatedTime: Date | string | null;
+      }>();
     if (rows.length === 0) return null;
     const dialect = sqlDialect(this.dataSource);
     const changes = rows.map((row) => ({
       id: row.id,
-      at: dialect.readDate(row.updatedTime).getTime(),
+      at: Math.max(
+        dialect.readDate(row.updatedTime).getTime(),
+        row.holderUpdatedTime === null ? 0 : dialect.readDate(row.holderUpdatedTime).getTime(),
+      ),
     }));
     const lastUpdated = Math.max(...changes.map((change) => change.at));
     const serialNumbers = changes
@@ -99,7 +119,7 @@ export class RegistrationsService {
   }
 
   private async deactivate(
-    where: { id: string } | { passId: string; deviceLibraryId: string },
+    where: { id: string } | { serialNumber: string; deviceLibraryId: string },
   ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const registration = await manager.findOneBy(Registration, {
@@ -115,10 +135,29 @@ export class RegistrationsService {
         { removedTime: now, updatedTime: now },
       );
       if (result.affected === 1)
-        await moveHolderCounters(manager, registration.passId, 'apple', {
+        await this.moveCounters(manager, registration.passId, registration.holderId, {
           issued: false,
           active: -1,
         });
     });
+  }
+
+  /** The pass's apple counters, and the holder's installed count for a holder's copy. */
+  private async moveCounters(
+    manager: EntityManager,
+    passId: string,
+    holderId: string | null,
+    change: { issued: boolean; active: 1 | -1 },
+  ): Promise<void> {
+    await moveHolderCounters(manager, passId, 'apple', change);
+    if (holderId === null) return;
+    await manager
+      .createQueryBuilder()
+      .update(Holder)
+      .set({
+        appleInstalledCount: () => `apple_installed_count ${change.active > 0 ? '+' : '-'} 1`,
+      })
+      .where('id = :holderId', { holderId })
+      .execute();
   }
 }

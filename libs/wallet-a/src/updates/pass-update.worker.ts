@@ -1,7 +1,7 @@
-import { LeasedWorker, WorkerScheduler } from '@app/core';
-import { HolderChanges } from '@app/passes';
+import { LeasedWorker, sqlDialect, WorkerScheduler } from '@app/core';
+import { Holder, HolderChanges } from '@app/passes';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, IsNull, LessThan, MoreThan } from 'typeorm';
+import { DataSource, LessThan } from 'typeorm';
 import { Registration } from '../passkit/registration.entity';
 import { PushJob } from './push-job.entity';
 import { RegistrationFanOut } from './registration-fan-out';
@@ -12,7 +12,8 @@ const BATCH_SIZE = 1000;
 const JOBS_PER_TICK = 10;
 
 /**
- * Pushes pass updates to every registered device. Any number of workers (processes) can run:
+ * Pushes pass updates to every registered device of the pass (a pass-wide job), of one
+ * holder's copy (`holderId`) or of the holders an import changed (`holdersSince`). Any number of workers (processes) can run:
  * a job is claimed with a compare-and-set on its state and lease, processed in batches of
  * registrations in id order, and checkpointed after each batch; a worker that dies is
  * replaced when its lease expires, resuming after the last checkpoint (so at most one batch
@@ -55,7 +56,6 @@ export class PassUpdateWorker extends LeasedWorker<PushJob> implements OnApplica
   }
 
   private async process(job: PushJob): Promise<void> {
-    const registrations = this.dataSource.getRepository(Registration);
     let cursor = job.lastRegistrationId;
     const counts = {
       pushed: job.pushedCount,
@@ -65,15 +65,7 @@ export class PassUpdateWorker extends LeasedWorker<PushJob> implements OnApplica
     const started = Date.now();
 
     for (;;) {
-      const batch = await registrations.find({
-        where: {
-          passId: job.passId,
-          removedTime: IsNull(),
-          ...(cursor ? { id: MoreThan(cursor) } : {}),
-        },
-        order: { id: 'ASC' },
-        take: BATCH_SIZE,
-      });
+      const batch = await this.batchAfter(job, cursor);
       if (batch.length === 0) break;
 
       await this.fanOut.push(batch, (_registration, outcome) => {
@@ -99,6 +91,7 @@ export class PassUpdateWorker extends LeasedWorker<PushJob> implements OnApplica
         jobId: job.id,
         passId: job.passId,
         version: job.passVersion,
+        holderId: job.holderId,
         pushed: counts.pushed,
         unregistered: counts.unregistered,
         failed: counts.failed,
@@ -106,6 +99,29 @@ export class PassUpdateWorker extends LeasedWorker<PushJob> implements OnApplica
       },
       'Pass update pushed',
     );
+  }
+
+  /** The job's next registrations after `cursor`, in id order. */
+  private batchAfter(job: PushJob, cursor: string | null): Promise<Registration[]> {
+    const query = this.dataSource
+      .getRepository(Registration)
+      .createQueryBuilder('registration')
+      .where('registration.removed_time IS NULL');
+    if (job.holderId !== null) {
+      // One holder's copy: along ix_registration_holder.
+      query.andWhere('registration.holder_id = :holderId', { holderId: job.holderId });
+    } else {
+      query.andWhere('registration.pass_id = :passId', { passId: job.passId });
+      if (job.holdersSince !== null) {
+        query
+          .innerJoin(Holder, 'holder', 'holder.id = registration.holder_id')
+          .andWhere('holder.updated_time >= :since', {
+            since: sqlDialect(this.dataSource).writeDate(job.holdersSince),
+          });
+      }
+    }
+    if (cursor !== null) query.andWhere('registration.id > :cursor', { cursor });
+    return query.orderBy('registration.id', 'ASC').limit(BATCH_SIZE).getMany();
   }
 
   /** Saves progress (and extends the lease) only while this worker still holds the job. */

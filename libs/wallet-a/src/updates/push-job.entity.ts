@@ -4,13 +4,21 @@ import { Column, Entity } from 'typeorm';
 export type PushJobState = 'pending' | 'processing' | 'done' | 'superseded';
 
 /**
- * "Tell every device holding this pass that it changed": written in the same transaction as
+ * "Tell every device holding this pass (or these holders' copies of it) that it changed": written in the same transaction as
  * the change, claimed by one worker under a lease, resumable after a crash.
  */
 @Entity({ name: 'wallet_a_push_job' })
 export class PushJob extends PassJobRow {
   @Column({ name: 'pass_version', type: 'int' })
   passVersion!: number;
+
+  /** Only this holder's devices; null (with `holdersSince` null): every device of the pass. */
+  @Column({ name: 'holder_id', type: 'varchar', length: 36, nullable: true })
+  holderId!: string | null;
+
+  /** Only devices of the pass's holders changed at or after this time (an import). */
+  @Column({ name: 'holders_since', type: 'datetime', precision: 3, nullable: true })
+  holdersSince!: Date | null;
 
   @Column({ type: 'varchar', length: 16 })
   state!: PushJobState;

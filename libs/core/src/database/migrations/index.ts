@@ -10,6 +10,7 @@ import { AddUserTokenVersion1763900000000 } from './1763900000000-add-user-token
 import { AddNotificationListIndex1763910000000 } from './1763910000000-add-notification-list-index';
 import { AddRetentionIndexes1763920000000 } from './1763920000000-add-retention-indexes';
 import { CreateHolders1763930000000 } from './1763930000000-create-holders';
+import { HoldersWalletA1763940000000 } from './1763940000000-holders-wallet-a';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   AddNotificationListIndex1763910000000,
   AddRetentionIndexes1763920000000,
   CreateHolders1763930000000,
+  HoldersWalletA1763940000000,
 ];
