@@ -1139,7 +1139,7 @@ export interface components {
        * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj
        */
       downloadUrl: string;
-      /** @description Raw WalletB save link of the holder's own object; null until WalletB issues it. */
+      /** @description Raw WalletB save link of the holder's own object (its barcode and field values); null when WalletB is not configured or the holder is Voided. */
       googleSaveUrl: string | null;
       /**
        * @description WalletA devices holding it now

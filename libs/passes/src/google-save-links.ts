@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Pass } from './entities/pass.entity';
+import type { Holder } from './holders/holder.entity';
 
 /** Makes "Add to WalletB" links; provided by the WalletB integration when it is present. */
 export interface GoogleSaveLinkProvider {
   /** A save link for a new holder of the pass, or null when there can be none. */
   saveUrlFor(pass: Pass): Promise<string | null>;
+  /** A save link for a personal holder's own object, or null when there can be none. */
+  saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null>;
 }
 
 /**
@@ -22,5 +25,10 @@ export class GoogleSaveLinks {
   /** Null without a provider, as with a provider that has no link for this pass. */
   saveUrlFor(pass: Pass): Promise<string | null> {
     return this.provider?.saveUrlFor(pass) ?? Promise.resolve(null);
+  }
+
+  /** The holder's own link (`Holder.googleSaveUrl`, the holder page's button). */
+  saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null> {
+    return this.provider?.saveUrlForHolder(pass, holder) ?? Promise.resolve(null);
   }
 }

@@ -1,5 +1,11 @@
 import { APP_CONFIG, newId, NotFoundError, type AppConfig } from '@app/core';
-import { GoogleSaveLinks, lockPassRow, type GoogleSaveLinkProvider, type Pass } from '@app/passes';
+import {
+  GoogleSaveLinks,
+  lockPassRow,
+  type GoogleSaveLinkProvider,
+  type Holder,
+  type Pass,
+} from '@app/passes';
 import { UploadsService } from '@app/uploads';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, In, MoreThan } from 'typeorm';
@@ -10,15 +16,17 @@ import {
 } from './google/google-wallet-client';
 import { signRs256Jwt } from './google/jwt';
 import {
+  buildHolderObjectContent,
   buildObjectContent,
   buildPassClass,
   classIdFor,
+  holderObjectId,
   newObjectId,
   objectImageKeys,
   type ObjectImages,
 } from './google/pass-resources';
 import type { ServiceAccount } from './google/service-account';
-import type { GenericClass, MessageType } from './google/wallet-objects.types';
+import type { GenericClass, GenericObject, MessageType } from './google/wallet-objects.types';
 import { NOTIFYING_MESSAGES_PER_DAY, NOTIFYING_WINDOW_MS } from './messages/notification-limit';
 import { WalletBMessage } from './messages/wallet-b-message.entity';
 
@@ -85,25 +93,51 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
     if (this.account === null || pass.status !== 'Published' || pass.deletedTime !== null) {
       return null;
     }
-    const object = {
+    return this.saveUrlOf(this.account, {
       id: newObjectId(this.issuerId, pass.id),
       classId: classIdFor(this.issuerId, pass.id),
       ...buildObjectContent(pass, await this.objectImages(pass)),
-    };
+    });
+  }
+
+  /**
+   * A personal holder's "Add to WalletB" link: always the holder's own object
+   * (`<issuer id>.<serial number>`) with its barcode and field values, so saving it twice is
+   * the same object. Null when WalletB is not configured, the pass is not Published or the
+   * holder is Voided (nothing to add any more).
+   */
+  async saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null> {
+    if (
+      this.account === null ||
+      pass.status !== 'Published' ||
+      pass.deletedTime !== null ||
+      holder.status !== 'Active'
+    ) {
+      return null;
+    }
+    return this.saveUrlOf(this.account, {
+      id: holderObjectId(this.issuerId, holder),
+      classId: classIdFor(this.issuerId, pass.id),
+      ...buildHolderObjectContent(pass, holder, await this.objectImages(pass)),
+    });
+  }
+
+  /** Google's save URL: an RS256 JWT, signed with the service account's key, of the object. */
+  private saveUrlOf(account: ServiceAccount, object: GenericObject): string {
     const jwt = signRs256Jwt(
       {
         typ: 'JWT',
-        ...(this.account.privateKeyId !== undefined ? { kid: this.account.privateKeyId } : {}),
+        ...(account.privateKeyId !== undefined ? { kid: account.privateKeyId } : {}),
       },
       {
-        iss: this.account.clientEmail,
+        iss: account.clientEmail,
         aud: 'google',
         typ: 'savetowallet',
         iat: Math.floor(Date.now() / 1000),
         origins: [new URL(this.config.publicBaseUrl).origin],
         payload: { genericObjects: [object] },
       },
-      this.account.privateKey,
+      account.privateKey,
     );
     return `${GOOGLE_SAVE_URL_PREFIX}${jwt}`;
   }

@@ -23,6 +23,7 @@ import {
   requireExternalId,
   type HolderInputDto,
 } from './dto/holder-input.dto';
+import { GoogleSaveLinks } from '../google-save-links';
 import type { HolderView } from './dto/holder.response';
 import type { ListHoldersQuery } from './dto/list-holders.query';
 import { Holder, type HolderFieldValues } from './holder.entity';
@@ -71,6 +72,7 @@ export class HoldersService {
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
     private readonly passes: PassesService,
     private readonly holderChanges: HolderChanges,
+    private readonly googleSaveLinks: GoogleSaveLinks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.holderRows = new EntityRows(dataSource, Holder, 'h');
@@ -116,7 +118,10 @@ export class HoldersService {
       );
     }
     const page = await paginate(builder, query);
-    return { ...page, items: page.items.map((holder) => this.view(pass, holder)) };
+    return {
+      ...page,
+      items: await Promise.all(page.items.map((holder) => this.view(pass, holder))),
+    };
   }
 
   async get(workspaceId: string, passId: string, holderId: string): Promise<HolderView> {
@@ -378,9 +383,13 @@ export class HoldersService {
     }
   }
 
-  private view(pass: Pass, holder: Holder): HolderView {
-    // WalletB save links of a holder's own object come with the wallet stage (DESIGN.md §6).
-    return { holder, pass, publicBaseUrl: this.config.publicBaseUrl, googleSaveUrl: null };
+  private async view(pass: Pass, holder: Holder): Promise<HolderView> {
+    return {
+      holder,
+      pass,
+      publicBaseUrl: this.config.publicBaseUrl,
+      googleSaveUrl: await this.googleSaveLinks.saveUrlForHolder(pass, holder),
+    };
   }
 }
 

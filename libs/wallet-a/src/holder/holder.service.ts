@@ -33,7 +33,7 @@ export class HolderService {
   /**
    * A personal holder's page (`downloadUrl`): the same page, its WalletA button downloading
    * the holder's own package. A voided holder's page says the pass is no longer valid and
-   * offers nothing to add. WalletB's button waits for the holder's own object (a later stage).
+   * offers nothing to add. WalletB's button saves the holder's own object.
    */
   async holderPage(slug: string, holderToken: string): Promise<HolderPage> {
     const { pass, holder } = await this.publishedHolder(slug, holderToken);
@@ -42,7 +42,7 @@ export class HolderService {
         holder.status === 'Voided'
           ? null
           : `${this.config.publicBaseUrl}/p/${pass.slug}/h/${holder.holderToken}/pass.pkpass`,
-      walletBUrl: null,
+      walletBUrl: await this.googleSaveLinks.saveUrlForHolder(pass, holder),
     });
   }
 

@@ -1,5 +1,5 @@
 import { displayTextDeep } from '@app/core';
-import type { FieldDto, Pass } from '@app/passes';
+import type { FieldDto, Holder, Pass } from '@app/passes';
 import { createHash, randomBytes } from 'node:crypto';
 import type {
   CardRowTemplateInfo,
@@ -40,6 +40,24 @@ export function newObjectId(issuerId: string, passId: string): string {
   return `${classIdFor(issuerId, passId)}-${randomBytes(12).toString('base64url')}`;
 }
 
+/**
+ * A personal holder's object id: `<issuer id>.<holder serial number>`. Deterministic, so the
+ * holder's save link always names the same object and a holder change knows what to patch;
+ * the serial (32 hex characters, unique across passes) never clashes with a shared pass's
+ * object ids, which start with a pass id and a dash.
+ */
+export function holderObjectId(issuerId: string, holder: Pick<Holder, 'serialNumber'>): string {
+  return `${issuerId}.${holder.serialNumber}`;
+}
+
+/** The holder serial number inside an object id, or null when it is not a holder's object. */
+export function holderSerialFromObjectId(issuerId: string, objectId: string): string | null {
+  const prefix = `${issuerId}.`;
+  if (!objectId.startsWith(prefix)) return null;
+  const serial = objectId.slice(prefix.length);
+  return /^[0-9a-f]{32}$/.test(serial) ? serial : null;
+}
+
 function localized(value: string): LocalizedString {
   return { defaultValue: { language: LANGUAGE, value } };
 }
@@ -48,8 +66,19 @@ function textModule(field: FieldDto): TextModuleData {
   return { id: field.key, ...(field.label ? { header: field.label } : {}), body: field.value };
 }
 
+/**
+ * Google shows the first of the references that is not empty: a personal holder's object
+ * carries its own values of the fields it set, every other object shows the class's.
+ */
 function templateItem(key: string): TemplateItem {
-  return { firstValue: { fields: [{ fieldPath: `class.textModulesData['${key}']` }] } };
+  return {
+    firstValue: {
+      fields: [
+        { fieldPath: `object.textModulesData['${key}']` },
+        { fieldPath: `class.textModulesData['${key}']` },
+      ],
+    },
+  };
 }
 
 /** One row per group of up to three keys. */
@@ -161,6 +190,46 @@ function objectContent(pass: Pass, images: ObjectImages): GenericObjectContent {
   };
 }
 
+/**
+ * A personal holder's object: the pass's object content with the holder's barcode (value and
+ * text, each defaulting to the pass's), its own field values as text modules (the class keeps
+ * the pass's values, which the card shows for fields the holder has none of), and EXPIRED once
+ * the holder is Voided. `textModulesData` is always sent, so a PATCH also clears values the
+ * holder no longer has.
+ */
+export function buildHolderObjectContent(
+  pass: Pass,
+  holder: Holder,
+  images: ObjectImages,
+): GenericObjectContent {
+  const metadata = pass.passMetadata;
+  const barcodeValue = holder.barcodeValue ?? metadata.qrUrl;
+  const barcodeText = holder.barcodeText ?? metadata.qrText;
+  const front = [
+    ...(metadata.topField ? [metadata.topField] : []),
+    ...(metadata.secondaryFields ?? []),
+  ];
+  // The pass's barcode exists only when qrUrl does, so the holder's (which defaults to it)
+  // replaces it whenever there is one.
+  const shared = objectContent(pass, images);
+  return displayTextDeep({
+    ...shared,
+    state: holder.status === 'Voided' ? 'EXPIRED' : shared.state,
+    ...(barcodeValue
+      ? {
+          barcode: {
+            type: 'QR_CODE' as const,
+            value: barcodeValue,
+            ...(barcodeText ? { alternateText: barcodeText } : {}),
+          },
+        }
+      : {}),
+    textModulesData: front
+      .filter((field) => holder.fieldValues[field.key] !== undefined)
+      .map((field) => textModule({ ...field, value: holder.fieldValues[field.key] })),
+  });
+}
+
 /** Upload keys of the logo and the strip (hero) image, when the pass has them. */
 export function objectImageKeys(pass: Pass): { logo?: string; hero?: string } {
   const key = (name: string) =>
@@ -184,6 +253,10 @@ export function objectContentHash(pass: Pass): string {
         metadata.qrText ?? null,
         objectImageKeys(pass),
         pass.deletedTime === null,
+        // Holders' objects show the labels of the fields they have values of.
+        [metadata.topField, ...(metadata.secondaryFields ?? [])].map((field) =>
+          field ? [field.key, field.label ?? null] : null,
+        ),
       ]),
     )
     .digest('hex');

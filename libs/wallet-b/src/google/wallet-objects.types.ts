@@ -70,6 +70,8 @@ export interface GenericObject {
   heroImage?: WalletImage;
   hexBackgroundColor?: string;
   barcode?: { type: 'QR_CODE'; value: string; alternateText?: string };
+  /** A personal holder's own field values (the card template shows them before the class's). */
+  textModulesData?: TextModuleData[];
 }
 
 /** The fields of a GenericObject that follow the pass (everything but id and class). */

@@ -42,7 +42,8 @@ export class HolderResponse {
   @ApiProperty({
     nullable: true,
     type: String,
-    description: "Raw WalletB save link of the holder's own object; null until WalletB issues it.",
+    description:
+      "Raw WalletB save link of the holder's own object (its barcode and field values); null when WalletB is not configured or the holder is Voided.",
   })
   googleSaveUrl!: string | null;
   @ApiProperty({ example: 1, description: 'WalletA devices holding it now' })
