@@ -6,10 +6,10 @@ import {
   UnavailableError,
   type AppConfig,
 } from '@app/core';
-import { lockPassRow, moveHolderCounters } from '@app/passes';
+import { Holder, lockPassRow, moveHolderCounters } from '@app/passes';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, IsNull, Not } from 'typeorm';
-import { passIdFromClassId } from '../google/pass-resources';
+import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
+import { holderSerialFromObjectId, passIdFromClassId } from '../google/pass-resources';
 import { WalletBObject } from '../objects/wallet-b-object.entity';
 import {
   callbackEnvelope,
@@ -31,7 +31,8 @@ export type CallbackOutcome =
  * applied once per nonce. `save` records the holder's object and moves googleIssuedCount
  * (first save of the object only) and googleActiveCount (when it was not active) up with the
  * totals; `del` moves the active counts down when the object was active. The object row, the
- * nonce and the counters change in one transaction that first locks the pass row.
+ * nonce and the counters change in one transaction that first locks the pass row. A personal
+ * holder's own object (`<issuer id>.<serial>`) also moves that holder's googleInstalledCount.
  */
 @Injectable()
 export class WalletBCallbacksService {
@@ -111,17 +112,20 @@ export class WalletBCallbacksService {
       }
       if (event.eventType === 'save') {
         if (existing === null) {
+          const holderId = await this.holderOf(manager, passId, event.objectId);
           await manager.insert(WalletBObject, {
             id: newId(),
             objectId: event.objectId,
             workspaceId: pass.workspaceId,
             passId,
+            holderId,
             savedTime: now,
             deletedTime: null,
             createdTime: now,
             updatedTime: now,
           });
           await moveHolderCounters(manager, passId, 'google', { issued: true, active: 1 });
+          await this.moveHolderInstalled(manager, holderId, 1);
           return { result: 'applied' as const, event };
         }
         const restored = await manager.update(
@@ -131,6 +135,7 @@ export class WalletBCallbacksService {
         );
         if (restored.affected !== 1) return { result: 'no-change' as const, event };
         await moveHolderCounters(manager, passId, 'google', { issued: false, active: 1 });
+        await this.moveHolderInstalled(manager, existing.holderId, 1);
         return { result: 'applied' as const, event };
       }
 
@@ -143,7 +148,37 @@ export class WalletBCallbacksService {
       );
       if (removed.affected !== 1) return { result: 'no-change' as const, event };
       await moveHolderCounters(manager, passId, 'google', { issued: false, active: -1 });
+      await this.moveHolderInstalled(manager, existing.holderId, -1);
       return { result: 'applied' as const, event };
     });
+  }
+
+  /** The holder of the pass whose own object this is (its id names the serial), or null. */
+  private async holderOf(
+    manager: EntityManager,
+    passId: string,
+    objectId: string,
+  ): Promise<string | null> {
+    const serialNumber = holderSerialFromObjectId(this.config.walletB.issuerId, objectId);
+    if (serialNumber === null) return null;
+    const holder = await manager.findOne(Holder, {
+      where: { serialNumber, passId },
+      select: { id: true },
+    });
+    return holder?.id ?? null;
+  }
+
+  /** In SQL, so concurrent callbacks of one holder's object each count. */
+  private async moveHolderInstalled(
+    manager: EntityManager,
+    holderId: string | null,
+    by: 1 | -1,
+  ): Promise<void> {
+    if (holderId === null) return;
+    await manager.update(
+      Holder,
+      { id: holderId },
+      { googleInstalledCount: () => `google_installed_count ${by > 0 ? '+' : '-'} 1` },
+    );
   }
 }

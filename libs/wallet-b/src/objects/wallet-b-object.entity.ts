@@ -9,7 +9,7 @@ export class WalletBObject {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id!: string;
 
-  /** Google's object id, `<issuer id>.<pass id>-<random>`. */
+  /** Google's object id: `<issuer id>.<pass id>-<random>`, a holder's `<issuer id>.<serial>`. */
   @Column({ name: 'object_id', type: 'varchar', length: 255 })
   objectId!: string;
 
@@ -18,6 +18,10 @@ export class WalletBObject {
 
   @Column({ name: 'pass_id', type: 'varchar', length: 36 })
   passId!: string;
+
+  /** The personal holder whose own object this is; null for an object of the shared pass. */
+  @Column({ name: 'holder_id', type: 'varchar', length: 36, nullable: true })
+  holderId!: string | null;
 
   /** The latest save (a holder may delete the pass and save it again). */
   @Column({ name: 'saved_time', type: 'datetime', precision: 3 })

@@ -1,8 +1,9 @@
 import { LeasedWorker, WorkerScheduler } from '@app/core';
-import { Pass, HolderChanges } from '@app/passes';
+import { Holder, HolderChanges, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import {
   DataSource,
+  In,
   IsNull,
   LessThan,
   LessThanOrEqual,
@@ -11,7 +12,13 @@ import {
   Not,
 } from 'typeorm';
 import { GoogleWalletClient } from '../google/google-wallet-client';
-import { buildObjectContent, objectContentHash } from '../google/pass-resources';
+import {
+  buildHolderObjectContent,
+  buildObjectContent,
+  holderObjectId,
+  objectContentHash,
+} from '../google/pass-resources';
+import type { GenericObjectContent } from '../google/wallet-objects.types';
 import { WalletBObject } from '../objects/wallet-b-object.entity';
 import { WalletBService } from '../wallet-b.service';
 import { SyncJob } from './sync-job.entity';
@@ -99,9 +106,21 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       await this.finish(job, { objectHash: job.objectHash });
       return;
     }
-    // Jobs of this pass queued before now are covered: this one reads the pass as it is now.
+    if (job.holderId !== null || job.holdersSince !== null) {
+      await this.processHolders(job, pass);
+      return;
+    }
+    // Pass-wide jobs of this pass queued before now are covered: this one reads the pass as it
+    // is now. Holders' jobs are not: this one leaves the objects alone when what the pass shows
+    // did not change, and a holder's values may have.
     await this.jobs().update(
-      { passId: job.passId, state: 'pending', id: Not(job.id) },
+      {
+        passId: job.passId,
+        state: 'pending',
+        id: Not(job.id),
+        holderId: IsNull(),
+        holdersSince: IsNull(),
+      },
       { state: 'superseded', finishedTime: new Date(), updatedTime: new Date() },
     );
 
@@ -116,7 +135,8 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       await this.finish(job, { objectHash });
       return;
     }
-    const content = buildObjectContent(pass, await this.walletB.objectImages(pass));
+    const images = await this.walletB.objectImages(pass);
+    const content = buildObjectContent(pass, images);
     let cursor = job.lastObjectId;
     for (;;) {
       const batch = await this.dataSource.getRepository(WalletBObject).find({
@@ -128,8 +148,14 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
         order: { id: 'ASC' },
         take: OBJECT_BATCH,
       });
+      // Holders' own objects keep their barcode and values: the pass's content would overwrite.
+      const holders = await this.holdersOf(batch);
       for (const object of batch) {
-        const patched = await this.client.patchObject(object.objectId, content);
+        const holder = object.holderId !== null ? holders.get(object.holderId) : undefined;
+        const patched = await this.client.patchObject(
+          object.objectId,
+          holder !== undefined ? buildHolderObjectContent(pass, holder, images) : content,
+        );
         // An object Google does not have (never saved through the link) needs nothing.
         if (!patched.ok && patched.kind !== 'not-found') {
           await this.retryLater(job, `object ${object.objectId}: ${patched.reason}`, cursor);
@@ -142,6 +168,72 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
     }
     await this.finish(job, { objectHash, lastObjectId: cursor });
     this.logger.log({ jobId: job.id, passId: pass.id }, 'WalletB class synced');
+  }
+
+  private async holdersOf(objects: WalletBObject[]): Promise<Map<string, Holder>> {
+    const ids = objects.flatMap((object) => (object.holderId !== null ? [object.holderId] : []));
+    if (ids.length === 0) return new Map();
+    const holders = await this.dataSource.getRepository(Holder).findBy({ id: In(ids) });
+    return new Map(holders.map((holder) => [holder.id, holder]));
+  }
+
+  /**
+   * A holders' job: patches one holder's object (by its id, whether or not we saw it saved: an
+   * object Google does not have answers not-found, which needs nothing), or the saved objects
+   * of holders changed since the job's time (an import), in batches with a checkpoint. The
+   * class and other objects are left alone.
+   */
+  private async processHolders(job: SyncJob, pass: Pass): Promise<void> {
+    const images = await this.walletB.objectImages(pass);
+    let cursor = job.lastObjectId;
+    const patch = async (objectId: string, content: GenericObjectContent): Promise<boolean> => {
+      const patched = await this.client.patchObject(objectId, content);
+      if (patched.ok || patched.kind === 'not-found') return true;
+      await this.retryLater(job, `object ${objectId}: ${patched.reason}`, cursor);
+      return false;
+    };
+
+    if (job.holderId !== null) {
+      const holder = await this.dataSource
+        .getRepository(Holder)
+        .findOneBy({ id: job.holderId, passId: pass.id });
+      if (holder !== null) {
+        const objectId = holderObjectId(this.walletB.issuerId, holder);
+        if (!(await patch(objectId, buildHolderObjectContent(pass, holder, images)))) return;
+      }
+      await this.finish(job, { objectHash: null });
+      return;
+    }
+
+    const since = job.holdersSince!;
+    for (;;) {
+      const query = this.dataSource
+        .getRepository(WalletBObject)
+        .createQueryBuilder('o')
+        .innerJoin(Holder, 'h', 'h.id = o.holder_id')
+        .where('o.pass_id = :passId AND o.deleted_time IS NULL', { passId: pass.id })
+        .andWhere('h.updated_time >= :since', { since: this.dateValue(since) })
+        .orderBy('o.id', 'ASC')
+        .limit(OBJECT_BATCH);
+      if (cursor !== null) query.andWhere('o.id > :cursor', { cursor });
+      const batch = await query.getMany();
+      const holders = await this.holdersOf(batch);
+      for (const object of batch) {
+        const holder = holders.get(object.holderId!);
+        if (holder === undefined) continue;
+        if (!(await patch(object.objectId, buildHolderObjectContent(pass, holder, images)))) return;
+        cursor = object.id;
+      }
+      if (batch.length < OBJECT_BATCH) break;
+      if (!(await this.checkpoint(job, cursor))) return;
+    }
+    await this.finish(job, { objectHash: null, lastObjectId: cursor });
+  }
+
+  /** A Date as the driver stores it in a raw condition (SQLite keeps datetime as text). */
+  private dateValue(date: Date): unknown {
+    const column = this.dataSource.getMetadata(Holder).findColumnWithPropertyName('updatedTime');
+    return this.dataSource.driver.preparePersistentValue(date, column!);
   }
 
   /** True when the last finished sync of the pass left the objects showing this content. */

@@ -11,6 +11,7 @@ import { AddNotificationListIndex1763910000000 } from './1763910000000-add-notif
 import { AddRetentionIndexes1763920000000 } from './1763920000000-add-retention-indexes';
 import { CreateHolders1763930000000 } from './1763930000000-create-holders';
 import { HoldersWalletA1763940000000 } from './1763940000000-holders-wallet-a';
+import { HoldersWalletB1763950000000 } from './1763950000000-holders-wallet-b';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AddRetentionIndexes1763920000000,
   CreateHolders1763930000000,
   HoldersWalletA1763940000000,
+  HoldersWalletB1763950000000,
 ];
