@@ -21,6 +21,17 @@ export type HolderChange =
 /** Runs inside the transaction that changed what some holders of a pass see. */
 export type HolderChangeHook = (manager: EntityManager, change: HolderChange) => Promise<void>;
 
+/**
+ * Whom a job queued for a change must reach, in the columns of a {@link PassJobRow}: the whole
+ * pass (a pass change: every device and object, shared and personal), one holder, or the
+ * holders changed since a time (an import).
+ */
+export interface JobReach {
+  pass: Pass;
+  holderId: string | null;
+  holdersSince: Date | null;
+}
+
 /** The columns a holder-visible change writes besides the version and `updatedTime`. */
 export type PassChanges =
   | QueryDeepPartialEntity<Pass>
@@ -153,6 +164,21 @@ export class HolderChanges {
   /** Runs for changes of personal holders ({@link HolderChangeSet.holderChanged}). */
   registerHolderHook(hook: HolderChangeHook): void {
     this.holderHooks.push(hook);
+  }
+
+  /**
+   * A wallet's job queue: `queue` runs in the transaction of every change holders see, of the
+   * pass or of some of its holders, told whom the job must reach.
+   */
+  registerJobQueue(queue: (manager: EntityManager, reach: JobReach) => Promise<void>): void {
+    this.register((manager, pass) => queue(manager, { pass, holderId: null, holdersSince: null }));
+    this.registerHolderHook((manager, change) =>
+      queue(manager, {
+        pass: change.pass,
+        holderId: change.holder?.id ?? null,
+        holdersSince: change.since ?? null,
+      }),
+    );
   }
 
   /** Told after a changing transaction committed, e.g. to start the work it queued at once. */

@@ -15,6 +15,14 @@ export abstract class PassJobRow extends LeasedRow {
   @Column({ name: 'pass_id', type: 'varchar', length: 36 })
   passId!: string;
 
+  /** Only this holder's devices or object (a holder PATCH or void); null: see `holdersSince`. */
+  @Column({ name: 'holder_id', type: 'varchar', length: 36, nullable: true })
+  holderId!: string | null;
+
+  /** Only holders changed at or after this time (an import); both null: the whole pass. */
+  @Column({ name: 'holders_since', type: 'datetime', precision: 3, nullable: true })
+  holdersSince!: Date | null;
+
   @Column({ name: 'created_time', type: 'datetime', precision: 3 })
   createdTime!: Date;
 

@@ -1,5 +1,5 @@
 import { newId } from '@app/core';
-import { HolderChanges, type HolderChange, type Pass } from '@app/passes';
+import { HolderChanges, type JobReach } from '@app/passes';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { PushJob } from './push-job.entity';
@@ -14,23 +14,12 @@ export class PassUpdatesService implements OnModuleInit {
   constructor(private readonly hooks: HolderChanges) {}
 
   onModuleInit(): void {
-    this.hooks.register((manager, pass) => this.enqueue(manager, pass));
-    this.hooks.registerHolderHook((manager, change) => this.enqueueForHolders(manager, change));
+    this.hooks.registerJobQueue((manager, reach) => this.enqueue(manager, reach));
   }
 
-  async enqueue(manager: EntityManager, pass: Pass): Promise<void> {
-    await this.insert(manager, pass, null, null);
-  }
-
-  private async enqueueForHolders(manager: EntityManager, change: HolderChange): Promise<void> {
-    await this.insert(manager, change.pass, change.holder?.id ?? null, change.since ?? null);
-  }
-
-  private async insert(
+  private async enqueue(
     manager: EntityManager,
-    pass: Pass,
-    holderId: string | null,
-    holdersSince: Date | null,
+    { pass, holderId, holdersSince }: JobReach,
   ): Promise<void> {
     const now = new Date();
     await manager.insert(PushJob, {

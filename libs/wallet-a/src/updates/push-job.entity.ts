@@ -12,14 +12,6 @@ export class PushJob extends PassJobRow {
   @Column({ name: 'pass_version', type: 'int' })
   passVersion!: number;
 
-  /** Only this holder's devices; null (with `holdersSince` null): every device of the pass. */
-  @Column({ name: 'holder_id', type: 'varchar', length: 36, nullable: true })
-  holderId!: string | null;
-
-  /** Only devices of the pass's holders changed at or after this time (an import). */
-  @Column({ name: 'holders_since', type: 'datetime', precision: 3, nullable: true })
-  holdersSince!: Date | null;
-
   @Column({ type: 'varchar', length: 16 })
   state!: PushJobState;
 

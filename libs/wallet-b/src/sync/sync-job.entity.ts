@@ -22,14 +22,6 @@ export class SyncJob extends PassJobRow {
   @Column({ name: 'object_hash', type: 'varchar', length: 64, nullable: true })
   objectHash!: string | null;
 
-  /** Only this holder's object (a holder PATCH or void); null: see `holdersSince`. */
-  @Column({ name: 'holder_id', type: 'varchar', length: 36, nullable: true })
-  holderId!: string | null;
-
-  /** Only objects of holders changed at or after this (an import); both null: the whole pass. */
-  @Column({ name: 'holders_since', type: 'datetime', precision: 3, nullable: true })
-  holdersSince!: Date | null;
-
   @Column({ name: 'last_error', type: 'varchar', length: 1000, nullable: true })
   lastError!: string | null;
 }
