@@ -19,6 +19,8 @@ const moduleNameMapper = {
   '^@app/wallet-b/(.*)$': '<rootDir>/libs/wallet-b/src/$1',
   '^@app/campaigns$': '<rootDir>/libs/campaigns/src',
   '^@app/campaigns/(.*)$': '<rootDir>/libs/campaigns/src/$1',
+  '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
+  '^@app/webhooks/(.*)$': '<rootDir>/libs/webhooks/src/$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', {}] };
 

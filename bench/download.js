@@ -12,7 +12,6 @@ const { randomBytes } = require('node:crypto');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { deflateSync } = require('node:zlib');
 const lib = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -20,40 +19,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PORT = 3103;
 const STATIC_PORT = 3104;
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(data) {
-  let crc = 0xffffffff;
-  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-function chunk(type, data) {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-/** A PNG of random pixels (so it does not compress away: a realistic package size). */
-function png(width, height) {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  const raw = Buffer.alloc((width * 4 + 1) * height);
-  for (let y = 0; y < height; y++) randomBytes(width * 4).copy(raw, y * (width * 4 + 1) + 1);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 async function upload(base, token, fileName, bytes) {
   const form = new FormData();
@@ -81,7 +46,11 @@ function load(url) {
 async function main() {
   lib.printMachine();
   const service = await lib.startService('download', PORT);
-  const images = { 'logo.png': png(160, 50), 'icon.png': png(29, 29), 'strip.png': png(375, 123) };
+  const images = {
+    'logo.png': lib.png(160, 50, { random: true }),
+    'icon.png': lib.png(29, 29, { random: true }),
+    'strip.png': lib.png(375, 123, { random: true }),
+  };
   const uploadInfoList = [];
   for (const [fileName, bytes] of Object.entries(images)) {
     uploadInfoList.push({

@@ -8,11 +8,20 @@
  *   BENCH_DEVICES (default 100000)  BENCH_BARE_STREAMS (default 500, what the worker keeps in
  *   flight)  BENCH_PROFILE=1 (CPU profile of the worker: --cpu-prof, top self time printed)
  *   BENCH_WORKER_NODE_ARGS (extra node options for the worker, space-separated)
+ *   BENCH_AUDIENCE=holders: each device holds the personal copy of a holder of its own
+ *   (BENCH_DEVICES holders, imported through the API), the notification reaching every holder
+ *   (DESIGN.md §6: as fast as as many devices of the shared pass)
+ *   BENCH_WORKERS (default 1): that many worker processes share the notification (its shards,
+ *   NOTIFICATION_SHARD_SIZE devices each); CPU per push is theirs together, RSS growth the
+ *   largest of theirs
+ *   BENCH_REDIS_URL: the API and the workers get it as REDIS_URL, so the notification and its
+ *   shards wake every worker at once instead of at its next poll (SCHEDULER_INTERVAL_MS, 5 s)
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection, type RowDataPacket } from 'mysql2/promise';
 import type { BareResult, FakeStats } from './rpc';
 import {
   Api,
@@ -21,6 +30,7 @@ import {
   createPublishedPass,
   deviceLibraryId,
   FINAL_STATUSES,
+  importHolders,
   lib,
   pushToken,
   rssOf,
@@ -41,6 +51,9 @@ import {
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const BARE_STREAMS = Number(process.env.BENCH_BARE_STREAMS ?? 500);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+const AUDIENCE = process.env.BENCH_AUDIENCE === 'holders' ? 'holders' : 'shared';
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const REDIS_URL = process.env.BENCH_REDIS_URL;
 /** Extra node options for the worker process, e.g. GC settings to compare. */
 const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const PORT = 3105;
@@ -122,13 +135,35 @@ async function bareRun(
   return { window, result, stats };
 }
 
+/** How many shards each worker process pushed (by the pid in the shards' `leased_by`). */
+async function shardsPerWorker(
+  dbUrl: string,
+  notificationId: string,
+  pids: number[],
+): Promise<number[]> {
+  const connection = await createConnection(dbUrl);
+  try {
+    const [rows] = await connection.query<RowDataPacket[]>(
+      'SELECT leased_by FROM notification_shard WHERE notification_id = ?',
+      [notificationId],
+    );
+    const pidsOfShards = rows.map((row) => Number(String(row.leased_by).split(':').at(-2)));
+    return pids.map((pid) => pidsOfShards.filter((of) => of === pid).length);
+  } finally {
+    await connection.end();
+  }
+}
+
 async function main(): Promise<void> {
+  if (!Number.isInteger(WORKERS) || WORKERS < 1)
+    throw new Error('BENCH_WORKERS: a whole number ≥ 1');
   lib.printMachine();
   lib.requireBuild();
   if (!existsSync(WORKER_JS)) throw new Error(`${WORKER_JS} is missing: run npm run build`);
 
   const { fake, env: walletA, maxConcurrentStreams } = await startApnsFake('counts');
-  const service = await lib.startService('fanout', PORT, walletA);
+  const redis: Record<string, string> = REDIS_URL === undefined ? {} : { REDIS_URL };
+  const service = await lib.startService('fanout', PORT, { ...walletA, ...redis });
   lib.onCleanup(() => {
     if (service.proc.child.exitCode !== null) console.error(service.proc.output());
   });
@@ -136,26 +171,34 @@ async function main(): Promise<void> {
 
   // The worker gets the API's settings (same env), as README's scale-out section says.
   const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'wps-bench-profile-')) : undefined;
-  const worker = startNode(
-    'worker',
-    [
-      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-      ...WORKER_NODE_ARGS,
-      WORKER_JS,
-    ],
-    lib.serviceEnv(service.db.url, PORT, { ...walletA, LOG_LEVEL: 'info' }),
+  const workers = Array.from({ length: WORKERS }, (_, n) =>
+    startNode(
+      `worker ${n + 1}`,
+      [
+        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+        ...WORKER_NODE_ARGS,
+        WORKER_JS,
+      ],
+      lib.serviceEnv(service.db.url, PORT, { ...walletA, ...redis, LOG_LEVEL: 'info' }),
+    ),
   );
-  await worker.waitForOutput('Worker started', 60_000);
+  await Promise.all(workers.map((worker) => worker.waitForOutput('Worker started', 60_000)));
+  const workersRss = () => workers.map((worker) => rssOf(worker.pid));
+  const workersCpuMs = () => workers.reduce((sum, worker) => sum + cpuMsOf(worker.pid), 0);
 
   const pass = await createPublishedPass(api, await uploadPassImages(api), 'Fan-out');
   const before = await api.get<PassCounters>(`/v1/wallet-pass/${pass.id}`);
-  // The pass's creation queued a (device-less) update push; it must not meet the seeded devices.
+  const holders =
+    AUDIENCE === 'holders' ? await importHolders(api, service.db.url, pass, DEVICES) : [];
+  // The pass's creation (and the import) queued (device-less) update pushes; they must not meet
+  // the seeded devices.
   await waitForIdlePushJobs(service.db.url);
 
   const tag = randomBytes(4).toString('hex');
   const devices = Array.from({ length: DEVICES }, (_, n) => ({
     deviceLibraryId: deviceLibraryId(tag, n),
     pushToken: pushToken(tag, n),
+    ...(AUDIENCE === 'holders' ? { holder: holders[n] } : {}),
   }));
   const tokens = devices.map((device) => device.pushToken);
   if (new Set(tokens).size !== tokens.length) throw new Error('push tokens are not distinct');
@@ -163,29 +206,32 @@ async function main(): Promise<void> {
   await seedRegistrations(service.db.url, new Map([[pass, devices]]));
   const counters = await checkSeeded(api, pass, devices, before);
   console.log(
-    `seeded ${DEVICES} registrations in ${seconds(Date.now() - seedStarted)}; the API reports appleActiveCount ${counters.appleActiveCount}, appleIssuedCount ${counters.appleIssuedCount}, totalActiveCount ${counters.totalActiveCount}; PassKit lists the pass for the first and last device`,
+    `seeded ${DEVICES} registrations (${AUDIENCE === 'holders' ? "each of a holder's own copy" : 'of the shared pass'}) in ${seconds(Date.now() - seedStarted)}; the API reports appleActiveCount ${counters.appleActiveCount}, appleIssuedCount ${counters.appleIssuedCount}, totalActiveCount ${counters.totalActiveCount}; PassKit lists the pass for the first and last device`,
   );
 
   const bare1 = await bareRun(fake, walletA, tokens, 1);
 
   // The service: one notification, "send now".
   await fake.call({ kind: 'reset' });
-  let baselineRss = 0;
+  // Per worker process: its baseline (the most over 1 s before) and its peak.
+  const baselineRss = workers.map(() => 0);
+  const maxInto = (into: number[], values: number[]) =>
+    values.forEach((value, n) => (into[n] = Math.max(into[n], value)));
   for (let i = 0; i < 1000 / RSS_EVERY_MS; i++) {
-    baselineRss = Math.max(baselineRss, rssOf(worker.pid));
+    maxInto(baselineRss, workersRss());
     await lib.sleep(RSS_EVERY_MS);
   }
-  let peakRss = baselineRss;
+  const peakRss = [...baselineRss];
   const sampler = setInterval(() => {
     try {
-      peakRss = Math.max(peakRss, rssOf(worker.pid));
+      maxInto(peakRss, workersRss());
     } catch {
       // The worker is gone (a clean-up is under way): the run fails elsewhere.
       clearInterval(sampler);
     }
   }, RSS_EVERY_MS);
   lib.onCleanup(() => clearInterval(sampler));
-  const cpuAtCreation = cpuMsOf(worker.pid);
+  const cpuAtCreation = workersCpuMs();
   const createdAt = Date.now();
   const created = await api.post<NotificationView>('/v1/wallet-pass/notifications', {
     passSerialNumber: pass.id,
@@ -196,14 +242,24 @@ async function main(): Promise<void> {
   for (;;) {
     done = await api.get<NotificationView>(`/v1/wallet-pass/notifications/${created.id}`);
     if (FINAL_STATUSES.includes(done.status)) break;
-    if (worker.child.exitCode !== null) throw new Error(`the worker exited:\n${worker.output()}`);
+    const exited = workers.find((worker) => worker.child.exitCode !== null);
+    if (exited) throw new Error(`a worker exited:\n${exited.output()}`);
     if (Date.now() - createdAt > 5 * 60_000) throw new Error(`still ${done.status} after 5 min`);
     await lib.sleep(100);
   }
   const finalSeenAt = Date.now();
-  const workerCpuMs = cpuMsOf(worker.pid) - cpuAtCreation;
+  const workerCpuMs = workersCpuMs() - cpuAtCreation;
   clearInterval(sampler);
-  peakRss = Math.max(peakRss, rssOf(worker.pid));
+  maxInto(peakRss, workersRss());
+  // The process that grew most: the target is per process.
+  const grown = peakRss
+    .map((peak, n) => ({ n, growth: peak - baselineRss[n] }))
+    .reduce((a, b) => (b.growth > a.growth ? b : a));
+  const shards = await shardsPerWorker(
+    service.db.url,
+    created.id,
+    workers.map((worker) => worker.pid),
+  );
   const stats = await fake.call({ kind: 'stats' });
   const window = pushWindow('service', stats, tokens);
   if (done.appleNotificationSentCount !== DEVICES) {
@@ -224,16 +280,21 @@ async function main(): Promise<void> {
     `  first → last push ${seconds(window.lastPushAt - window.firstPushAt)} = ${window.rate.toFixed(0)} pushes/s; first push → final ${seconds(publishedTime - window.firstPushAt)}; claim → final ${seconds(publishedTime - sentTime)}`,
   );
   console.log(
-    `  CPU per push (creation → final): worker ${perPush(workerCpuMs, tokens.length)}, fake ${perPush(stats.cpuMs, tokens.length)}`,
+    `  ${WORKERS} worker process${WORKERS === 1 ? '' : 'es'}; shards pushed per worker: ${shards.join(' / ')} (of ${shards.reduce((a, b) => a + b, 0)})`,
   );
   console.log(
-    `  worker RSS: baseline ${mb(baselineRss)} (max over 1 s before), peak ${mb(peakRss)}, growth ${mb(peakRss - baselineRss)}`,
+    `  CPU per push (creation → final): worker${WORKERS === 1 ? '' : 's together'} ${perPush(workerCpuMs, tokens.length)}, fake ${perPush(stats.cpuMs, tokens.length)}`,
+  );
+  workers.forEach((_, n) =>
+    console.log(
+      `  worker ${n + 1} RSS: baseline ${mb(baselineRss[n])} (max over 1 s before), peak ${mb(peakRss[n])}, growth ${mb(peakRss[n] - baselineRss[n])}`,
+    ),
   );
 
   const bare2 = await bareRun(fake, walletA, tokens, 2);
   // Garbage or kept? By now the worker has been idle for as long as the bare run took.
   console.log(
-    `worker RSS ${seconds(Date.now() - finalSeenAt)} after the notification finished: ${mb(rssOf(worker.pid))}`,
+    `worker RSS ${seconds(Date.now() - finalSeenAt)} after the notification finished: ${workersRss().map(mb).join(' / ')}`,
   );
   const differences = headerDifferences(stats.sample, bare1.stats.sample);
   console.log(
@@ -247,17 +308,17 @@ async function main(): Promise<void> {
   const ratio = window.rate / bareRate;
   const claimToFinal = publishedTime - sentTime;
   const createdToFinal = publishedTime - createdTime;
-  const growth = peakRss - baselineRss;
+  const growth = grown.growth;
   console.log(
-    '\n| devices | service first → last push | service pushes/s | bare pushes/s (before / after) | ratio (≥ 70 %) | CPU per push: worker / bare client | claim → final (≤ 10 s) | creation → final | worker RSS base / peak / growth (≤ 100 MB) |',
+    '\n| audience | workers | devices | service first → last push | service pushes/s | bare pushes/s (before / after) | ratio (≥ 70 %) | CPU per push: worker / bare client | claim → final (≤ 10 s) | creation → final | worker RSS base / peak / growth (≤ 100 MB; the worker that grew most) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   console.log(
-    `| ${DEVICES} | ${seconds(window.lastPushAt - window.firstPushAt)} | ${window.rate.toFixed(0)} | ${bare1.window.rate.toFixed(0)} / ${bare2.window.rate.toFixed(0)} | ${(100 * ratio).toFixed(0)} % ${verdict(ratio >= TARGET_RATIO)} | ${perPush(workerCpuMs, tokens.length)} / ${perPush((bare1.result.cpuMs + bare2.result.cpuMs) / 2, tokens.length)} | ${seconds(claimToFinal)} ${verdict(claimToFinal <= TARGET_MS)} | ${seconds(createdToFinal)} ${verdict(createdToFinal <= TARGET_MS)} | ${mb(baselineRss)} / ${mb(peakRss)} / ${mb(growth)} ${verdict(growth <= TARGET_GROWTH_BYTES)} |`,
+    `| ${AUDIENCE} | ${WORKERS} | ${DEVICES} | ${seconds(window.lastPushAt - window.firstPushAt)} | ${window.rate.toFixed(0)} | ${bare1.window.rate.toFixed(0)} / ${bare2.window.rate.toFixed(0)} | ${(100 * ratio).toFixed(0)} % ${verdict(ratio >= TARGET_RATIO)} | ${perPush(workerCpuMs, tokens.length)} / ${perPush((bare1.result.cpuMs + bare2.result.cpuMs) / 2, tokens.length)} | ${seconds(claimToFinal)} ${verdict(claimToFinal <= TARGET_MS)} | ${seconds(createdToFinal)} ${verdict(createdToFinal <= TARGET_MS)} | ${mb(baselineRss[grown.n])} / ${mb(peakRss[grown.n])} / ${mb(growth)} ${verdict(growth <= TARGET_GROWTH_BYTES)} |`,
   );
 
   if (profileDir !== undefined) {
-    await worker.stop();
+    await Promise.all(workers.map((worker) => worker.stop()));
     const profile = topSelfTime(profileDir, {
       from: window.firstPushAt,
       to: window.lastPushAt,

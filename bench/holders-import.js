@@ -11,44 +11,11 @@
  *
  * Wall time of each request as the client sees it (JSON/CSV building not included).
  */
-const { deflateSync } = require('node:zlib');
 const lib = require('./lib');
 
 const PORT = Number(process.env.BENCH_PORT ?? 3140);
 const ROWS = 10_000;
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 100_000);
-
-/** The smallest PNG the pass images take (content does not matter here). */
-function png() {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (data) => {
-    let crc = 0xffffffff;
-    for (const byte of data) crc = crcTable[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-    return (crc ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type, data) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(5))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 async function send(url, token, body, contentType) {
   const started = process.hrtime.bigint();
@@ -75,7 +42,7 @@ async function main() {
     const upload = await lib.json(`${service.base}/v1/uploads/storage`, {
       method: 'POST',
       headers: auth,
-      body: { file: png().toString('base64'), fileName, bucket: 'pass-assets' },
+      body: { file: lib.png().toString('base64'), fileName, bucket: 'pass-assets' },
     });
     uploadInfoList.push({ fileName, uploadKey: upload.uploadKey });
   }

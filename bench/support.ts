@@ -301,6 +301,8 @@ export async function waitForIdlePushJobs(dbUrl: string, timeoutMs = 60_000): Pr
 export interface SeedDevice {
   deviceLibraryId: string;
   pushToken: string;
+  /** The holder whose personal copy the device holds; absent: the shared pass. */
+  holder?: { id: string; serialNumber: string };
 }
 
 /**
@@ -326,7 +328,8 @@ export async function seedRegistrations(
             newId(),
             pass.workspaceId,
             pass.id,
-            pass.id,
+            device.holder?.id ?? null,
+            device.holder?.serialNumber ?? pass.id,
             device.deviceLibraryId,
             device.pushToken,
             now,
@@ -334,13 +337,17 @@ export async function seedRegistrations(
             null,
           ]);
         await connection.query(
-          'INSERT INTO wallet_a_registration (id, workspace_id, pass_id, serial_number, device_library_id, push_token, created_time, updated_time, removed_time) VALUES ?',
+          'INSERT INTO wallet_a_registration (id, workspace_id, pass_id, holder_id, serial_number, device_library_id, push_token, created_time, updated_time, removed_time) VALUES ?',
           [rows],
         );
       }
       await connection.query(
         'UPDATE pass SET apple_issued_count = apple_issued_count + ?, apple_active_count = apple_active_count + ?, total_issued_count = total_issued_count + ?, total_active_count = total_active_count + ? WHERE id = ?',
         [devices.length, devices.length, devices.length, devices.length, pass.id],
+      );
+      await connection.query(
+        'UPDATE holder h SET apple_installed_count = (SELECT COUNT(*) FROM wallet_a_registration r WHERE r.holder_id = h.id AND r.removed_time IS NULL) WHERE h.pass_id = ?',
+        [pass.id],
       );
     }
     await connection.commit();
@@ -378,13 +385,43 @@ export async function checkSeeded(
     const listed = (await lib.json(
       `${api.base}/passkit/v1/devices/${device.deviceLibraryId}/registrations/${PASS_TYPE_ID}`,
     )) as { serialNumbers: string[] } | null;
-    if (listed?.serialNumbers.length !== 1 || listed.serialNumbers[0] !== pass.id) {
+    const serialNumber = device.holder?.serialNumber ?? pass.id;
+    if (listed?.serialNumbers.length !== 1 || listed.serialNumbers[0] !== serialNumber) {
       throw new Error(
-        `PassKit lists ${JSON.stringify(listed)} for device ${device.deviceLibraryId}, expected pass ${pass.id}`,
+        `PassKit lists ${JSON.stringify(listed)} for device ${device.deviceLibraryId}, expected ${serialNumber}`,
       );
     }
   }
   return after;
+}
+
+/**
+ * `count` personal holders of the pass, made through the import API (10,000 a request, as
+ * DESIGN.md §6 allows), with their ids and serial numbers in externalId order.
+ */
+export async function importHolders(
+  api: Api,
+  dbUrl: string,
+  pass: CreatedPass,
+  count: number,
+): Promise<{ id: string; serialNumber: string }[]> {
+  const perRequest = 10_000;
+  for (let from = 0; from < count; from += perRequest) {
+    const rows = Array.from({ length: Math.min(perRequest, count - from) }, (_, i) => ({
+      externalId: `member-${String(from + i).padStart(7, '0')}`,
+    }));
+    await api.post(`/v1/wallet-pass/${pass.id}/holders/import`, rows);
+  }
+  const connection = await createConnection({ uri: dbUrl });
+  try {
+    const [rows] = await connection.query(
+      'SELECT id, serial_number AS serialNumber FROM holder WHERE pass_id = ? ORDER BY external_id',
+      [pass.id],
+    );
+    return rows as { id: string; serialNumber: string }[];
+  } finally {
+    await connection.end();
+  }
 }
 
 /** Resident set size of a process (VmRSS), in bytes. */

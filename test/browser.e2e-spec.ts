@@ -1,11 +1,12 @@
+import { urlQrSvg } from '@app/wallet-a/holder/qr-svg';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   chromium,
   type Browser,
+  type BrowserContextOptions,
   type ConsoleMessage,
   type Locator,
   type Page,
@@ -30,15 +31,27 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const PHONE = { width: 390, height: 844 };
+/** Kept by CI as artifacts (README, Tests): look at them after a change to the pages. */
+const SCREENSHOTS = join(__dirname, '..', 'artifacts', 'screenshots');
 
-/** The holder's page and Swagger UI, rendered by headless Chromium on a phone-sized viewport. */
+/** A phone (touch, no hover: Chromium's mobile emulation) and a desktop browser. */
+const DEVICES = {
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+  desktop: { viewport: { width: 1280, height: 800 } },
+} satisfies Record<string, BrowserContextOptions>;
+type Device = keyof typeof DEVICES;
+
+/** What the brand and the holder wrote: the page must show it as text, never run it. */
+const HOSTILE = '<script>document.title="pwned"</script> & <b>Gold</b>';
+
+/** The holder's pages and Swagger UI, rendered by headless Chromium on a phone and a desktop. */
 describe('pages in a browser', () => {
   let testApp: TestApp;
   let baseUrl: string;
   let browser: Browser;
-  let page: Page;
-  let screenshotDir: string;
+  const pages = {} as Record<Device, Page>;
+  /** Console messages about the Content-Security-Policy, by device, since the last load. */
+  const consoleCsp: Record<Device, string[]> = { phone: [], desktop: [] };
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
@@ -48,115 +61,261 @@ describe('pages in a browser', () => {
           '(.ci/run does this in CI), or set CHROMIUM_PATH.',
       );
     }
-    // The links the page hands out (the logo's signed URL) must reach this server, so its port
-    // is chosen before the app is configured.
+    // The links the page hands out (its own URL in the phone code) must reach this server, so
+    // its port is chosen before the app is configured.
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     testApp = await startTestApp({ PUBLIC_BASE_URL: baseUrl });
     await testApp.app.listen(port, '127.0.0.1');
-    screenshotDir = await mkdtemp(join(tmpdir(), 'wps-screenshots-'));
+    await mkdir(SCREENSHOTS, { recursive: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       args: CHROMIUM_ARGS,
     });
-    page = await browser.newPage({ viewport: PHONE });
-    // Runs before any script of the page, outside its CSP (Playwright injects it through the
-    // DevTools protocol), so it sees every violation, of styles and images too.
-    // A string: the test is compiled without the DOM's types.
-    await page.addInitScript({
-      content: `
+    for (const device of Object.keys(DEVICES) as Device[]) {
+      const context = await browser.newContext(DEVICES[device]);
+      // Runs before any script of the page, outside its CSP (Playwright injects it through the
+      // DevTools protocol), so it sees every violation, of styles and images too.
+      // A string: the test is compiled without the DOM's types.
+      await context.addInitScript({
+        content: `
         const seen = [];
         Object.defineProperty(window, '__cspViolations', { value: seen });
         document.addEventListener('securitypolicyviolation', (event) => {
           seen.push(event.effectiveDirective + ' blocked ' + (event.blockedURI || 'inline'));
         });`,
-    });
-    page.on('console', (message: ConsoleMessage) => {
-      if (message.text().includes('Content Security Policy')) consoleCsp.push(message.text());
-    });
+      });
+      const page = await context.newPage();
+      page.on('console', (message: ConsoleMessage) => {
+        if (message.text().includes('Content Security Policy')) {
+          consoleCsp[device].push(message.text());
+        }
+      });
+      pages[device] = page;
+    }
   });
-
-  /** Console messages about the Content-Security-Policy since the last page load. */
-  let consoleCsp: string[] = [];
-  const violations = () => page.evaluate<string[]>('[...window.__cspViolations]');
 
   afterAll(async () => {
     await browser?.close();
     await testApp?.close();
-    if (screenshotDir) console.log(`Screenshots: ${screenshotDir}`);
+    console.log(`Screenshots: ${SCREENSHOTS}`);
   });
 
+  const violations = (device: Device) =>
+    pages[device].evaluate<string[]>('[...window.__cspViolations]');
+
+  /** Opens the URL on that device; nothing the page does may break its policy. */
+  async function open(device: Device, url: string): Promise<Page> {
+    const page = pages[device];
+    consoleCsp[device] = [];
+    const response = await page.goto(url);
+    expect(response?.status()).toBe(200);
+    const policy = response?.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toMatch(/style-src 'sha256-[A-Za-z0-9+/]+={0,2}'/);
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).toContain("img-src 'self'");
+    await page.waitForLoadState('load');
+    expect(await violations(device)).toEqual([]);
+    expect(consoleCsp[device]).toEqual([]);
+    return page;
+  }
+
   /** The element is rendered with a non-empty box lying wholly inside the viewport. */
-  async function expectVisibleInViewport(locator: Locator): Promise<void> {
+  async function expectVisibleInViewport(device: Device, locator: Locator): Promise<void> {
     await locator.waitFor({ state: 'visible' });
     const box = await locator.boundingBox();
     expect(box).not.toBeNull();
     if (box === null) return;
+    const { width, height } = DEVICES[device].viewport;
     expect(box.width).toBeGreaterThan(0);
     expect(box.height).toBeGreaterThan(0);
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.y).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
-    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    expect(box.y + box.height).toBeLessThanOrEqual(height);
   }
 
-  it("shows a Published pass's holder page with both wallet buttons", async () => {
+  /** The label and value the page shows for a field (rendered text, as the holder reads it). */
+  async function fieldText(page: Page, key: string): Promise<[string, string]> {
+    const field = page.locator(`.card .field[data-key="${key}"]`);
+    await field.waitFor({ state: 'visible' });
+    return [await field.locator('.label').innerText(), await field.locator('.value').innerText()];
+  }
+
+  /** The natural width of the page's image (0: not loaded, e.g. refused by the policy). */
+  const naturalWidth = (page: Page, selector: string) =>
+    page.evaluate<number>(`document.querySelector('${selector}').naturalWidth`);
+
+  /** A computed style of the first element the selector finds. */
+  const computed = (page: Page, selector: string, property: string) =>
+    page.evaluate<string>(`getComputedStyle(document.querySelector('${selector}')).${property}`);
+
+  /** The pass's barcode is drawn (an SVG with modules) and is of this message. */
+  async function expectBarcode(page: Page, message: string, caption: string): Promise<void> {
+    const barcode = page.locator('.card .barcode');
+    await barcode.waitFor({ state: 'visible' });
+    expect(await barcode.getAttribute('data-barcode-message')).toBe(message);
+    const box = await barcode.locator('svg').boundingBox();
+    expect(box?.width).toBeGreaterThan(100);
+    expect(box?.height).toBeCloseTo(box?.width ?? 0, 0);
+    expect(await barcode.locator('svg path').count()).toBe(2);
+    expect(await barcode.locator('figcaption').innerText()).toBe(caption);
+  }
+
+  /**
+   * On a desktop, the "Open on your phone" block shows the library's QR code of the page's own
+   * URL (`PUBLIC_BASE_URL` + path); a phone does not show it.
+   */
+  async function expectPhoneCode(device: Device, page: Page, url: string): Promise<void> {
+    const handoff = page.locator('aside.handoff');
+    if (device === 'phone') {
+      expect(await handoff.isHidden()).toBe(true);
+      return;
+    }
+    await expectVisibleInViewport(device, handoff.getByText('Open on your phone'));
+    await expectVisibleInViewport(device, handoff.locator('.qr svg'));
+    expect(await handoff.locator('.qr').getAttribute('data-url')).toBe(url);
+    // The markup served is the library's drawing of that URL, byte for byte.
+    const served = await request(testApp.server).get(new URL(url).pathname).expect(200);
+    expect(served.text).toContain(await urlQrSvg(url));
+  }
+
+  async function screenshot(page: Page, name: string): Promise<void> {
+    const path = join(SCREENSHOTS, `${name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    console.log(`Screenshot: ${path}`);
+  }
+
+  /** A Published pass with a logo, an icon and a strip, its fields and its barcode. */
+  async function publishPass(passName: string): Promise<{ id: string; slug: string }> {
     const owner = await OwnerSession.start(testApp.server);
+    const images: [string, Buffer][] = [
+      ['logo.png', makePng({ width: 160, height: 50, rgba: [255, 204, 102, 255] })],
+      ['icon.png', makePng({ width: 29, height: 29, rgba: [255, 204, 102, 255] })],
+      [
+        'strip.png',
+        makePng({
+          width: 375,
+          height: 123,
+          rgba: [214, 93, 48, 255],
+          gradientTo: [126, 34, 92, 255],
+        }),
+      ],
+    ];
     const uploadInfoList = [];
-    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
-      const png = makePng({ width: 8, height: 8, rgba: [26, 43, 60, 255] });
+    for (const [fileName, png] of images) {
       uploadInfoList.push({ fileName, uploadKey: await owner.upload(png, fileName) });
     }
     const created = await request(testApp.server)
       .post('/v1/wallet-pass')
       .set(owner.auth)
       .send({
-        passName: 'Browser card',
-        passMetadata: { description: 'Loyalty card', organizationName: 'Brand Ltd' },
+        passName,
+        passMetadata: {
+          description: 'Loyalty card',
+          organizationName: 'Brand Ltd',
+          backgroundColor: '#1A2B3C',
+          displayTextColor: '#FFFFFF',
+          topField: { key: 'points', label: 'Points', value: '0' },
+          secondaryFields: [
+            { key: 'member', label: 'Member', value: 'Guest' },
+            { key: 'tier', label: 'Tier', value: 'Silver' },
+          ],
+          qrUrl: 'https://brand.example/join',
+          qrText: 'Scan to join',
+        },
         status: 'Published',
         uploadInfoList,
       })
       .expect(201);
-    const { slug } = created.body as { slug: string };
+    const pass = created.body as { id: string; slug: string };
+    const holder = await request(testApp.server)
+      .post(`/v1/wallet-pass/${pass.id}/holders`)
+      .set(owner.auth)
+      .send({
+        externalId: 'member-10442',
+        fieldValues: { points: '1200', member: 'Ada Lovelace' },
+        barcodeValue: 'https://brand.example/member/10442',
+        barcodeText: 'Member 10442',
+      })
+      .expect(201);
+    holders.set(pass.id, holder.body as { downloadUrl: string });
+    return pass;
+  }
+  const holders = new Map<string, { downloadUrl: string }>();
 
-    consoleCsp = [];
-    const response = await page.goto(`${baseUrl}/p/${slug}`);
-    expect(response?.status()).toBe(200);
-    const policy = response?.headers()['content-security-policy'] ?? '';
-    expect(policy).toContain("default-src 'none'");
-    expect(policy).toMatch(/style-src 'sha256-[A-Za-z0-9+/]+={0,2}'/);
-    expect(policy).not.toContain('unsafe-inline');
-    expect(policy).toContain(`img-src ${baseUrl}`);
-    // The logo (a signed /files URL) is allowed and really shown.
-    await page.waitForLoadState('load');
-    const logoWidth = await page.evaluate<number>(
-      "document.querySelector('img.logo').naturalWidth",
-    );
-    expect(logoWidth).toBe(8);
-    expect(await violations()).toEqual([]);
-    expect(consoleCsp).toEqual([]);
-    // The listener works: a style the policy does not name is refused and reported.
-    await page.evaluate(`{
+  let shared: { id: string; slug: string };
+  beforeAll(async () => {
+    shared = await publishPass('Browser card');
+  });
+
+  it.each(Object.keys(DEVICES) as Device[])(
+    "shows a Published pass's shared page as Wallet does, with both buttons (%s)",
+    async (device) => {
+      const url = `${baseUrl}/p/${shared.slug}`;
+      const page = await open(device, url);
+      await expect(page.getByRole('heading', { name: 'Browser card' }).isVisible()).resolves.toBe(
+        true,
+      );
+      // The pass's images come from the page's own image route, allowed and really shown.
+      expect(await naturalWidth(page, 'img.logo')).toBe(160);
+      expect(await naturalWidth(page, 'img.strip-image')).toBe(375);
+      expect(await fieldText(page, 'points')).toEqual(['POINTS', '0']);
+      expect(await fieldText(page, 'member')).toEqual(['MEMBER', 'Guest']);
+      expect(await fieldText(page, 'tier')).toEqual(['TIER', 'Silver']);
+      // The card in the pass's colours.
+      expect(await computed(page, '.card', 'backgroundColor')).toBe('rgb(26, 43, 60)');
+      expect(await computed(page, '.card .value', 'color')).toBe('rgb(255, 255, 255)');
+      expect(await computed(page, '.card .label', 'color')).toBe('rgb(255, 255, 255)');
+      await expectBarcode(page, 'https://brand.example/join', 'Scan to join');
+      if (device === 'phone') {
+        await expectVisibleInViewport(device, page.getByText('Add to WalletA', { exact: true }));
+        await expectVisibleInViewport(device, page.getByText('Add to WalletB', { exact: true }));
+      } else {
+        await expectVisibleInViewport(device, page.getByText('Add to WalletA', { exact: true }));
+      }
+      expect(await page.getByText('Add to WalletA').getAttribute('href')).toBe(
+        `${url}/pass.pkpass`,
+      );
+      await expectPhoneCode(device, page, url);
+      await screenshot(page, `holder-page-shared-${device}`);
+
+      // The listener works: a style the policy does not name is refused and reported.
+      await page.evaluate(`{
       const injected = document.createElement('style');
       injected.textContent = 'body { background: red; }';
       document.head.append(injected);
     }`);
-    await page.waitForFunction('window.__cspViolations.length > 0');
-    expect(await violations()).toEqual([
-      expect.stringMatching(/^style-src(-elem)? blocked inline$/),
-    ]);
-    await expect(page.getByRole('heading', { name: 'Browser card' }).isVisible()).resolves.toBe(
-      true,
-    );
-    await expectVisibleInViewport(page.getByText('Add to WalletA', { exact: true }));
-    await expectVisibleInViewport(page.getByText('Add to WalletB', { exact: true }));
-    const path = join(screenshotDir, 'holder-page.png');
-    await page.screenshot({ path, fullPage: true });
-    console.log(`Holder page screenshot: ${path}`);
-  });
+      await page.waitForFunction('window.__cspViolations.length > 0');
+      expect(await violations(device)).toEqual([
+        expect.stringMatching(/^style-src(-elem)? blocked inline$/),
+      ]);
+    },
+  );
 
-  it("shows a personal holder's page within its own Content-Security-Policy", async () => {
+  it.each(Object.keys(DEVICES) as Device[])(
+    "shows a personal holder's page with the holder's values and barcode (%s)",
+    async (device) => {
+      const { downloadUrl } = holders.get(shared.id) ?? { downloadUrl: '' };
+      expect(downloadUrl).toMatch(new RegExp(`^${baseUrl}/p/${shared.slug}/h/[A-Za-z0-9_-]+$`));
+      const page = await open(device, downloadUrl);
+      expect(await fieldText(page, 'points')).toEqual(['POINTS', '1200']);
+      expect(await fieldText(page, 'member')).toEqual(['MEMBER', 'Ada Lovelace']);
+      // No value of the holder's own: the pass's.
+      expect(await fieldText(page, 'tier')).toEqual(['TIER', 'Silver']);
+      await expectBarcode(page, 'https://brand.example/member/10442', 'Member 10442');
+      await expectVisibleInViewport(device, page.getByText('Add to WalletA', { exact: true }));
+      expect(await page.getByText('Add to WalletA').getAttribute('href')).toBe(
+        `${downloadUrl}/pass.pkpass`,
+      );
+      await expectPhoneCode(device, page, downloadUrl);
+      await screenshot(page, `holder-page-personal-${device}`);
+    },
+  );
+
+  it('shows what the brand and the holder wrote as text, running none of it', async () => {
     const owner = await OwnerSession.start(testApp.server);
     const uploadInfoList = [];
     for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
@@ -167,8 +326,13 @@ describe('pages in a browser', () => {
       .post('/v1/wallet-pass')
       .set(owner.auth)
       .send({
-        passName: 'Personal card',
-        passMetadata: { description: 'Member card', organizationName: 'Brand Ltd' },
+        passName: HOSTILE,
+        passMetadata: {
+          description: HOSTILE,
+          organizationName: `"><img src=x>`,
+          secondaryFields: [{ key: 'tier', label: HOSTILE, value: 'Basic' }],
+          qrText: HOSTILE,
+        },
         status: 'Published',
         uploadInfoList,
       })
@@ -176,35 +340,35 @@ describe('pages in a browser', () => {
     const holder = await request(testApp.server)
       .post(`/v1/wallet-pass/${(created.body as { id: string }).id}/holders`)
       .set(owner.auth)
-      .send({ externalId: 'browser-1' })
+      .send({ externalId: 'hostile-1', fieldValues: { tier: HOSTILE }, barcodeValue: HOSTILE })
       .expect(201);
-    const { downloadUrl } = holder.body as { downloadUrl: string };
-
-    consoleCsp = [];
-    const response = await page.goto(downloadUrl);
-    expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-security-policy']).toMatch(
-      /style-src 'sha256-[A-Za-z0-9+/]+={0,2}'/,
-    );
-    await page.waitForLoadState('load');
-    expect(await violations()).toEqual([]);
-    expect(consoleCsp).toEqual([]);
-    await expectVisibleInViewport(page.getByText('Add to WalletA', { exact: true }));
+    const page = await open('phone', (holder.body as { downloadUrl: string }).downloadUrl);
+    expect(await page.getByRole('heading').first().innerText()).toBe(HOSTILE);
+    expect(await fieldText(page, 'tier')).toEqual([HOSTILE.toUpperCase(), HOSTILE]);
+    expect(await page.locator('.card .barcode figcaption').innerText()).toBe(HOSTILE);
+    expect(await page.evaluate<number>('document.scripts.length')).toBe(0);
+    expect(
+      await page.evaluate<number>(
+        'document.querySelectorAll("b, img:not(.logo):not(.strip-image)").length',
+      ),
+    ).toBe(0);
+    expect(await page.title()).toBe(HOSTILE);
   });
 
   it('renders Swagger UI with its operations list, within its Content-Security-Policy', async () => {
-    consoleCsp = [];
+    const page = pages.phone;
+    consoleCsp.phone = [];
     const response = await page.goto(`${baseUrl}/docs`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
     await page.locator('.opblock').first().waitFor({ state: 'visible' });
-    expect(await violations()).toEqual([]);
-    expect(consoleCsp).toEqual([]);
+    expect(await violations('phone')).toEqual([]);
+    expect(consoleCsp.phone).toEqual([]);
     expect(await page.locator('.opblock').count()).toBeGreaterThan(20);
     await expect(
       page.locator('.opblock-summary-path', { hasText: '/v1/wallet-pass' }).first().isVisible(),
     ).resolves.toBe(true);
-    const path = join(screenshotDir, 'swagger-ui.png');
+    const path = join(SCREENSHOTS, 'swagger-ui.png');
     await page.screenshot({ path });
     console.log(`Swagger UI screenshot: ${path}`);
   });

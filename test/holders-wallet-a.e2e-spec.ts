@@ -8,6 +8,7 @@ import { makePng } from './support/png';
 import { binaryBody, openPackage, type OpenedPackage } from './support/pkpass';
 import { OwnerSession } from './support/session';
 import { startTestApp, type TestApp } from './support/test-app';
+import { notifyAndWait, waitFor } from './support/walleta-env';
 import { createApnsSigningKey } from './support/test-certificates';
 
 const PASS_TYPE_ID = 'pass.example.holders';
@@ -16,18 +17,6 @@ const KEY_ID = 'KEYE2E0002';
 
 /** A device token as APNs hands them out: 32 bytes in hex. */
 const deviceToken = (n: number) => n.toString(16).padStart(64, 'b');
-
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -99,6 +88,14 @@ describe('Personal passes on WalletA (stage 2)', () => {
   const holder = async (body: HolderBody) =>
     (await http().get(holderPath(body)).set(owner.auth).expect(200)).body as HolderBody;
   const pushed = (device: keyof typeof devices) => apns.pushesFor(devices[device].token).length;
+
+  const notify = (fields: Record<string, unknown>) => notifyAndWait(owner, pass.id, fields);
+  /** The notification field on the back of the package a device fetches now. */
+  const shownMessage = async (serial: string, token: string) => {
+    const response = await latest(serial, token).expect(200);
+    const card = openPackage(response.body as Buffer, caPem()).passJson.storeCard as StoreCard;
+    return card.backFields?.find((field) => field.key === 'notification');
+  };
 
   beforeAll(async () => {
     const key = createApnsSigningKey();
@@ -339,6 +336,59 @@ describe('Personal passes on WalletA (stage 2)', () => {
       () => (['shared', 'alice1', 'alice2', 'bob'] as const).every((d) => pushed(d) === 1),
       'every device pushed',
     );
+  });
+
+  it("sends a notification to chosen holders' devices only, shown on their passes only", async () => {
+    await sleep(500);
+    apns.reset();
+    const targeted = await notify({ holderIds: [alice.id], notificationMessage: 'Alice only' });
+    expect(targeted).toMatchObject({
+      holderIds: [alice.id],
+      appleNotificationSentCount: 2,
+      totalNotificationSentCount: 2,
+    });
+    expect(pushed('alice1')).toBe(1);
+    expect(pushed('alice2')).toBe(1);
+    expect(pushed('shared')).toBe(0);
+    expect(pushed('bob')).toBe(0);
+    expect(await shownMessage(alice.serialNumber, tokens.alice)).toMatchObject({
+      value: 'Alice only',
+      changeMessage: '%@',
+    });
+    expect(await shownMessage(bob.serialNumber, tokens.bob)).toBeUndefined();
+    expect(await shownMessage(pass.id, passToken)).toBeUndefined();
+
+    // Without holderIds: every device, shared and holders', and the newer message everywhere.
+    apns.reset();
+    const everyone = await notify({ notificationMessage: 'Everyone' });
+    expect(everyone).toMatchObject({ holderIds: null, appleNotificationSentCount: 4 });
+    for (const device of ['shared', 'alice1', 'alice2', 'bob'] as const) {
+      expect(pushed(device)).toBe(1);
+    }
+    expect(await shownMessage(alice.serialNumber, tokens.alice)).toMatchObject({
+      value: 'Everyone',
+    });
+    expect(await shownMessage(pass.id, passToken)).toMatchObject({ value: 'Everyone' });
+  });
+
+  it('refuses holderIds that are not Active holders of the pass', async () => {
+    const response = await http()
+      .post('/v1/wallet-pass/notifications')
+      .set(owner.auth)
+      .send({
+        passSerialNumber: pass.id,
+        notificationName: 'Bad',
+        notificationMessage: 'x',
+        holderIds: [alice.id, '019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b'],
+      })
+      .expect(400);
+    expect(response.body.context).toEqual({ 'holderIds.1': 'is not a holder of this pass' });
+    const tooMany = Array.from({ length: 1001 }, () => alice.id);
+    await http()
+      .post('/v1/wallet-pass/notifications')
+      .set(owner.auth)
+      .send({ passSerialNumber: pass.id, notificationName: 'Bad', holderIds: tooMany })
+      .expect(400);
   });
 
   it('voids a holder: its devices are pushed and get a voided package; its page says so', async () => {

@@ -1,26 +1,12 @@
 import { GOOGLE_SAVE_URL_PREFIX } from '@app/wallet-b';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { GoogleWalletFake, verifyRs256Jwt } from './fakes/google-wallet-fake';
 import { makePng } from './support/png';
 import { OwnerSession } from './support/session';
 import { startTestApp, type TestApp } from './support/test-app';
+import { notifyAndWait, waitFor } from './support/walleta-env';
 
 const ISSUER_ID = '3388000000033334444';
-
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -83,15 +69,13 @@ describe('Personal passes on WalletB (stage 3)', () => {
     fake.callsTo('PATCH', `/walletobjects/v1/genericObject/${objectId}`);
   const stored = (objectId: string) => fake.objects.get(objectId) as unknown as SavedObject;
 
+  const notify = (fields: Record<string, unknown>) => notifyAndWait(owner, pass.id, fields);
+
   beforeAll(async () => {
     fake = await GoogleWalletFake.start({ issuerId: ISSUER_ID });
-    const dir = mkdtempSync(join(tmpdir(), 'wps-holders-wallet-b-'));
     testApp = await startTestApp({
       PUBLIC_BASE_URL: 'https://wallet.test',
-      WALLET_B_ISSUER_ID: ISSUER_ID,
-      WALLET_B_SERVICE_ACCOUNT: fake.writeServiceAccount(dir),
-      WALLET_B_API_URL: fake.url,
-      WALLET_B_CALLBACK_KEYS_URL: fake.keysUrl,
+      ...fake.serviceEnv(),
       SCHEDULER_INTERVAL_MS: '200',
     });
     owner = await OwnerSession.start(testApp.server);
@@ -239,6 +223,34 @@ describe('Personal passes on WalletB (stage 3)', () => {
       barcode: { value: 'https://brand.example/member', alternateText: 'Card' },
       textModulesData: [],
     });
+  });
+
+  it('puts a notification to chosen holders on their objects only, not on the class', async () => {
+    const aliceObject = `${ISSUER_ID}.${alice.serialNumber}`;
+    const bobObject = `${ISSUER_ID}.${bob.serialNumber}`;
+    const messagesOf = (resource: unknown) =>
+      ((resource as { messages?: { id: string; body: string }[] }).messages ?? []).map(
+        (message) => ({ id: message.id, body: message.body }),
+      );
+    const targeted = await notify({ holderIds: [alice.id], notificationMessage: 'Just for you' });
+    expect(targeted).toMatchObject({ holderIds: [alice.id], googleNotificationSentCount: 1 });
+    expect(messagesOf(fake.objects.get(aliceObject))).toContainEqual({
+      id: targeted.id,
+      body: 'Just for you',
+    });
+    expect(messagesOf(fake.objects.get(bobObject))).toEqual([]);
+    expect(messagesOf(fake.classes.get(classId))).not.toContainEqual(
+      expect.objectContaining({ id: targeted.id }),
+    );
+
+    // Without holderIds the message goes on the class: every object shows it.
+    const everyone = await notify({ notificationMessage: 'For everyone' });
+    expect(everyone.holderIds).toBeNull();
+    expect(messagesOf(fake.classes.get(classId))).toContainEqual({
+      id: everyone.id,
+      body: 'For everyone',
+    });
+    expect(messagesOf(fake.objects.get(bobObject))).toEqual([]);
   });
 
   it("expires a voided holder's object only; its link is gone", async () => {

@@ -17,6 +17,7 @@ interface WorkspaceARecords {
   locationId: string;
   notificationId: string;
   campaignId: string;
+  webhookId: string;
   accountId: string;
   apiKeyId: string;
   ownerUserId: string;
@@ -24,6 +25,8 @@ interface WorkspaceARecords {
 }
 
 type Headers = Record<string, string>;
+
+const WEBHOOK_URL = 'http://127.0.0.1:9/isolation';
 
 interface Answer {
   status: number;
@@ -67,6 +70,8 @@ function validBody(operation: Operation, a: WorkspaceARecords): unknown {
       status: 'Draft',
     },
     'PATCH /v1/wallet-pass/notifications/{id}': { notificationName: 'Renamed elsewhere' },
+    'POST /v1/webhooks': { url: WEBHOOK_URL, events: ['holder.created'] },
+    'PATCH /v1/webhooks/{id}': { description: 'Changed elsewhere' },
   };
   return bodies[key];
 }
@@ -98,6 +103,7 @@ function recordIdFor(operation: Operation, a: WorkspaceARecords): string {
   if (path.startsWith('/v1/wallet-pass-location/')) return a.locationId;
   if (path.startsWith('/v1/wallet-pass/')) return a.passId;
   if (path.startsWith('/v1/promo-campaign/')) return a.campaignId;
+  if (path.startsWith('/v1/webhooks/')) return a.webhookId;
   throw new Error(`No record of workspace A for ${path}`);
 }
 
@@ -115,6 +121,9 @@ describe('Workspace isolation matrix', () => {
     testApp = await startTestApp({
       RATE_LIMIT_PER_MINUTE: '100000',
       AUTH_FAILURES_PER_IP: '100000',
+      // A webhook of workspace A to a local address (nothing listens: deliveries just fail).
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     });
     owner = await OwnerSession.start(testApp.server);
     operations = listOperations(await loadOpenApi(testApp.server)).filter(
@@ -155,6 +164,11 @@ describe('Workspace isolation matrix', () => {
       .set(owner.auth)
       .send({ name: 'Workspace A campaign' })
       .expect(201);
+    const webhook = await http()
+      .post('/v1/webhooks')
+      .set(owner.auth)
+      .send({ url: WEBHOOK_URL, events: ['holder.created'], description: 'Workspace A hook' })
+      .expect(201);
     const account = await http()
       .post('/v1/accounts')
       .set(owner.auth)
@@ -168,6 +182,7 @@ describe('Workspace isolation matrix', () => {
       locationId: (location.body as { id: string }).id,
       notificationId: (notification.body as { id: string }).id,
       campaignId: (campaign.body as { id: string }).id,
+      webhookId: (webhook.body as { id: string }).id,
       accountId: (account.body as { id: string }).id,
       apiKeyId: apiKey.id,
       ownerUserId: (me.body as { user: { id: string } }).user.id,
@@ -311,6 +326,8 @@ describe('Workspace isolation matrix', () => {
       .set(owner.auth)
       .expect(200);
     expect((campaign.body as { name: string }).name).toBe('Workspace A campaign');
+    const webhook = await http().get(`/v1/webhooks/${a.webhookId}`).set(owner.auth).expect(200);
+    expect(webhook.body).toMatchObject({ description: 'Workspace A hook', enabled: true });
     await http().get(`/v1/accounts/${a.accountId}`).set(owner.auth).expect(200);
     const keys = await http().get('/v1/api-keys').set(owner.auth).expect(200);
     expect(JSON.stringify(keys.body)).toContain(a.apiKeyId);
@@ -326,6 +343,7 @@ describe('Workspace isolation matrix', () => {
       a.locationId,
       a.notificationId,
       a.campaignId,
+      a.webhookId,
       a.accountId,
       a.apiKeyId,
       ...a.uploadKeys,

@@ -1,9 +1,6 @@
 import { newId } from '@app/core';
 import { Notification, NotificationDelivery, NotificationWorker } from '@app/notifications';
 import { Registration } from '@app/wallet-a';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { binaryBody } from './support/pkpass';
 import { DataSource } from 'typeorm';
@@ -497,12 +494,7 @@ describe('Delivery to both wallets', () => {
     google = await GoogleWalletFake.start({ issuerId: ISSUER_ID });
     testApp = await startTestApp({
       ...walletA.env,
-      WALLET_B_ISSUER_ID: ISSUER_ID,
-      WALLET_B_SERVICE_ACCOUNT: google.writeServiceAccount(
-        mkdtempSync(join(tmpdir(), 'wps-wallet-b-')),
-      ),
-      WALLET_B_API_URL: google.url,
-      WALLET_B_CALLBACK_KEYS_URL: google.keysUrl,
+      ...google.serviceEnv(),
       SCHEDULER_INTERVAL_MS: '200',
     });
     owner = await OwnerSession.start(testApp.server);

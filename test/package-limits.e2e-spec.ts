@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { binaryBody, openPackage, sha1 } from './support/pkpass';
@@ -20,7 +21,11 @@ const ALL_IMAGE_NAMES = ['logo', 'icon', 'strip', 'footer', 'thumbnail', 'backgr
 async function slowestHealthDuring<T>(
   server: Server,
   attack: Promise<T>,
-): Promise<{ result: T; slowestMs: number; polls: number }> {
+): Promise<{ result: T; slowestMs: number; polls: number; longestBlockMs: number }> {
+  // The longest time this process's event loop (the app's: it runs in the test process) was
+  // held: the direct measure of "holding up other requests", free of the database's latency.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   let done = false;
   let slowestMs = 0;
   let polls = 0;
@@ -34,8 +39,11 @@ async function slowestHealthDuring<T>(
     }
   })();
   try {
-    return { result: await attack, slowestMs, polls };
+    const result = await attack;
+    loopDelay.disable();
+    return { result, slowestMs, polls, longestBlockMs: loopDelay.max / 1e6 };
   } finally {
+    loopDelay.disable();
     done = true;
     await poller;
   }
@@ -79,7 +87,7 @@ describe('Pass images and package limits', () => {
   };
 
   it('refuses a 10 MB "PNG" of random bytes at upload, and /health keeps answering', async () => {
-    const { result, slowestMs } = await slowestHealthDuring(
+    const { result, longestBlockMs } = await slowestHealthDuring(
       testApp.server,
       uploadAs(makeBloatedPng(10 * MB - 1024), 'logo.png').then((response) => response),
     );
@@ -88,7 +96,8 @@ describe('Pass images and package limits', () => {
       errorCode: 'INVALID_INPUT',
       context: { file: expect.stringMatching(/more than a 1×1 PNG needs/) },
     });
-    expect(slowestMs).toBeLessThan(1000);
+    // Checking the upload never holds the event loop (and so every other request) for long.
+    expect(longestBlockMs).toBeLessThan(1000);
   });
 
   it('refuses a PNG larger in pixels than any pass image at upload', async () => {
@@ -179,7 +188,7 @@ describe('Pass images and package limits', () => {
 
     const pass = (await publish(images).expect(201)).body as { slug: string };
     const started = Date.now();
-    const { result, slowestMs, polls } = await slowestHealthDuring(
+    const { result, slowestMs, polls, longestBlockMs } = await slowestHealthDuring(
       testApp.server,
       http()
         .get(`/p/${pass.slug}/pass.pkpass`)
@@ -189,10 +198,12 @@ describe('Pass images and package limits', () => {
     );
     const elapsedMs = Date.now() - started;
     process.stdout.write(
-      `package of ${(total / MB).toFixed(1)} MB built and sent in ${elapsedMs} ms; slowest /health ${slowestMs} ms over ${polls} polls\n`,
+      `package of ${(total / MB).toFixed(1)} MB built and sent in ${elapsedMs} ms; slowest /health ${slowestMs} ms over ${polls} polls; event loop held at most ${longestBlockMs.toFixed(0)} ms\n`,
     );
     expect(result.status).toBe(200);
-    expect(slowestMs).toBeLessThan(1000);
+    // Measured on the event loop itself, not by /health's latency, which on a loaded machine
+    // also carries the database's (1,000 ms seen once under the full parallel suite).
+    expect(longestBlockMs).toBeLessThan(1000);
 
     const opened = openPackage(result.body as Buffer, walletA.caPem());
     expect(opened.signatureVerifies).toBe(true);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import request, { type Response } from 'supertest';
-import { makePng } from './support/png';
+import { makePng, PNG_SIGNATURE } from './support/png';
+import { binaryBody } from './support/pkpass';
 import { OwnerSession } from './support/session';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -24,6 +25,7 @@ describe('Security headers', () => {
   let testApp: TestApp;
   let owner: OwnerSession;
   let slug: string;
+  let images: { fileName: string; uploadKey: string }[];
 
   beforeAll(async () => {
     testApp = await startTestApp();
@@ -48,6 +50,7 @@ describe('Security headers', () => {
       })
       .expect(201);
     slug = (created.body as { slug: string }).slug;
+    images = uploadInfoList;
   });
   afterAll(() => testApp.close());
 
@@ -73,7 +76,7 @@ describe('Security headers', () => {
     );
   });
 
-  it("gives the holder page a policy its own markup satisfies: its style's hash, its logo's origin", async () => {
+  it("gives the holder page a policy its own markup satisfies: its style's hash, its own images", async () => {
     const response = await http().get(`/p/${slug}`).expect(200);
     expectHelmetHeaders(response);
     const policy = response.headers['content-security-policy'];
@@ -85,17 +88,44 @@ describe('Security headers', () => {
     expect(policy).not.toContain('unsafe-inline');
     expect(policy).not.toContain('script-src');
     expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("img-src 'self';");
     expect(html).not.toContain('<script');
     expect(html).not.toMatch(/ style=/);
-    const logoUrl = /<img class="logo" src="([^"]+)"/.exec(html)?.[1]?.replace(/&#38;/g, '&');
-    expect(logoUrl).toBeDefined();
-    const logo = new URL(logoUrl ?? '');
-    expect(policy).toContain(`img-src ${logo.origin}`);
+    const logoUrl = /<img class="logo" src="([^"]+)"/.exec(html)?.[1];
+    expect(logoUrl).toMatch(new RegExp(`^/p/${slug}/images/[A-Za-z0-9_-]+$`));
 
-    // The signed file itself may be shown by pages of other origins (CORP lifted for /files).
-    const file = await http().get(`${logo.pathname}${logo.search}`).expect(200);
-    expectHelmetHeaders(file);
-    expect(file.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // The logo itself: a PNG from the page's origin, kept by browsers (an upload never changes).
+    const logo = await http()
+      .get(logoUrl ?? '')
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    expectHelmetHeaders(logo);
+    expect(logo.headers['content-type']).toBe('image/png');
+    expect(logo.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((logo.body as Buffer).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    await http()
+      .get(logoUrl ?? '')
+      .set('If-None-Match', logo.headers.etag)
+      .expect(304);
+  });
+
+  it("serves only the page's images of a published pass through the image route", async () => {
+    const key = (name: string) =>
+      images.find((info) => info.fileName === name)?.uploadKey ?? 'missing';
+    await http()
+      .get(`/p/${slug}/images/${key('strip.png')}`)
+      .expect(200);
+    // The icon is in the package, not on the page; another pass's or no upload: not found.
+    await http()
+      .get(`/p/${slug}/images/${key('icon.png')}`)
+      .expect(404);
+    const other = await owner.upload(makePng({ width: 2, height: 2 }), 'logo.png');
+    await http().get(`/p/${slug}/images/${other}`).expect(404);
+    await http()
+      .get(`/p/no-such-pass/images/${key('logo.png')}`)
+      .expect(404);
+    await http().get(`/p/${slug}/images/bad.key`).expect(400);
   });
 
   it('gives Swagger UI scripts from itself only, and inline styles', async () => {

@@ -9,7 +9,7 @@ import {
 import { Logger } from '@nestjs/common';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import request from 'supertest';
-import type { Repository } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
 import { OwnerSession } from './support/session';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -193,7 +193,10 @@ describe('Short links', () => {
 
     it('still redirects when the click cannot be written, and logs a warning', async () => {
       const pass = await createPass([{ link: 'https://brand.example/down', utmSource: 'w' }]);
-      jest.spyOn(clicks, 'insert').mockRejectedValueOnce(new Error('connect ECONNREFUSED'));
+      // The click and its statistics are written in one transaction, which fails here.
+      jest
+        .spyOn(testApp.app.get(DataSource), 'transaction')
+        .mockRejectedValueOnce(new Error('connect ECONNREFUSED'));
       const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
 
       const response = await http().get(`/l/${pass.links[0].slug}`).expect(302);

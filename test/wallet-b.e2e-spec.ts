@@ -8,9 +8,6 @@ import {
   WalletBObject,
   WalletBService,
 } from '@app/wallet-b';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { GoogleWalletFake, verifyRs256Jwt } from './fakes/google-wallet-fake';
@@ -112,13 +109,9 @@ describe('WalletB (Google Wallet) end to end', () => {
 
   beforeAll(async () => {
     fake = await GoogleWalletFake.start({ issuerId: ISSUER_ID });
-    const dir = mkdtempSync(join(tmpdir(), 'wps-wallet-b-'));
     testApp = await startTestApp({
       PUBLIC_BASE_URL: 'https://wallet.test',
-      WALLET_B_ISSUER_ID: ISSUER_ID,
-      WALLET_B_SERVICE_ACCOUNT: fake.writeServiceAccount(dir),
-      WALLET_B_API_URL: fake.url,
-      WALLET_B_CALLBACK_KEYS_URL: fake.keysUrl,
+      ...fake.serviceEnv(),
       SCHEDULER_INTERVAL_MS: '200',
     });
     owner = await OwnerSession.start(testApp.server);

@@ -426,6 +426,26 @@ export interface paths {
     patch: operations['HoldersController_update'];
     trace?: never;
   };
+  '/v1/wallet-pass/{id}/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A pass's statistics per day
+     * @description Installs and uninstalls per wallet, short-link clicks and notification sends, one entry per UTC day from `from` to `to` (both included, at most 366 days; default the last 30 days ending today), zeros included, oldest first. Counted as things happen.
+     */
+    get: operations['PassStatsController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/wallet-pass-location': {
     parameters: {
       query?: never;
@@ -538,6 +558,72 @@ export interface paths {
      * @description A JSON array of 1 to 1000 records, added all or none (`source = api`); the campaign totals are recomputed in the same transaction. For a CSV file, upload it and set the campaign's videoPerformanceFileInfo instead.
      */
     post: operations['VideoPerformanceController_add'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workspace's webhooks, newest first (never their secrets) */
+    get: operations['WebhooksController_list'];
+    put?: never;
+    /**
+     * Create a webhook
+     * @description Events are POSTed to `url` signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`), body `{id, type, timestamp, workspaceId, data}`. The answer carries the signing `secret` this once. At most 20 webhooks per workspace.
+     */
+    post: operations['WebhooksController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One webhook (never its secret) */
+    get: operations['WebhooksController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description Its deliveries go with it, pending ones included: nothing more is sent.
+     */
+    delete: operations['WebhooksController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a webhook
+     * @description Any subset of `url`, `events`, `description`, `enabled`. A disabled webhook gets no new events; its pending deliveries wait and go out once it is enabled again.
+     */
+    patch: operations['WebhooksController_update'];
+    trace?: never;
+  };
+  '/v1/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook's deliveries, newest first
+     * @description One per event: `Pending` (being tried, `nextAttemptTime` says when next), `Delivered` (a 2xx answer) or `Failed` (no 2xx within 24 h of retries).
+     */
+    get: operations['WebhooksController_deliveries'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -775,6 +861,13 @@ export interface components {
        * @example 2026-12-01T09:00:00.000Z
        */
       scheduledTime?: string | null;
+      /**
+       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Absent or null: every holder and the shared pass. Each must be an Active holder of the pass.
+       * @example [
+       *       "019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b"
+       *     ]
+       */
+      holderIds?: string[] | null;
       /** @description Id of the pass (its serial number). */
       passSerialNumber: string;
       /** @description Internal label; not shown on the pass. */
@@ -820,6 +913,8 @@ export interface components {
       passSerialNumber: string;
       notificationName: string;
       notificationMessage: string | null;
+      /** @description The holders it reaches (their passes only); null: every holder and the shared pass */
+      holderIds: string[] | null;
       /** @enum {string} */
       status:
         | 'Draft'
@@ -843,9 +938,9 @@ export interface components {
        * @description When the first push left
        */
       sentTime: string | null;
-      /** @description WalletA devices APNs accepted the push for */
+      /** @description WalletA devices APNs accepted the push for (with holderIds: those holders' devices) */
       appleNotificationSentCount: number;
-      /** @description WalletB holders of the pass when Google accepted the message */
+      /** @description WalletB holders of the pass when Google accepted the message (with holderIds: the targeted holders whose objects got it) */
       googleNotificationSentCount: number;
       totalNotificationSentCount: number;
       /** @description Why a platform failed */
@@ -869,6 +964,7 @@ export interface components {
        *         "passSerialNumber": "019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b",
        *         "notificationName": "Weekend promo",
        *         "notificationMessage": "Double points this weekend!",
+       *         "holderIds": null,
        *         "status": "Published",
        *         "scheduledTime": null,
        *         "publishedTime": "2026-01-31T12:00:02.140Z",
@@ -911,6 +1007,13 @@ export interface components {
        * @example 2026-12-01T09:00:00.000Z
        */
       scheduledTime?: string | null;
+      /**
+       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Absent or null: every holder and the shared pass. Each must be an Active holder of the pass.
+       * @example [
+       *       "019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b"
+       *     ]
+       */
+      holderIds?: string[] | null;
       /** @description Id of the pass (its serial number). */
       passSerialNumber?: string;
       /** @description Internal label; not shown on the pass. */
@@ -1175,6 +1278,70 @@ export interface components {
        * @example 200
        */
       updated: number;
+    };
+    PassStatsDay: {
+      /**
+       * Format: date
+       * @description The UTC day
+       * @example 2026-01-31
+       */
+      date: string;
+      /**
+       * @description WalletA devices that registered the pass (again, for one that had removed it)
+       * @example 14
+       */
+      appleInstalls: number;
+      /**
+       * @description WalletB objects saved (again, for one that had been deleted)
+       * @example 6
+       */
+      googleInstalls: number;
+      /**
+       * @description WalletA devices that removed the pass, or that APNs no longer reaches
+       * @example 2
+       */
+      appleUninstalls: number;
+      /**
+       * @description WalletB objects deleted
+       * @example 1
+       */
+      googleUninstalls: number;
+      /**
+       * @description Counted clicks on the pass's short links
+       * @example 37
+       */
+      linkClicks: number;
+      /**
+       * @description Sends of the pass's notifications that finished that day (their totalNotificationSentCount)
+       * @example 165
+       */
+      notificationsSent: number;
+    };
+    PassStatsResponse: {
+      /**
+       * @description One entry per UTC day of the range, oldest first; days without events are zeros.
+       * @example [
+       *       {
+       *         "date": "2026-01-30",
+       *         "appleInstalls": 0,
+       *         "googleInstalls": 0,
+       *         "appleUninstalls": 0,
+       *         "googleUninstalls": 0,
+       *         "linkClicks": 0,
+       *         "notificationsSent": 0
+       *       },
+       *       {
+       *         "date": "2026-01-31",
+       *         "appleInstalls": 14,
+       *         "googleInstalls": 6,
+       *         "appleUninstalls": 2,
+       *         "googleUninstalls": 1,
+       *         "linkClicks": 37,
+       *         "notificationsSent": 165
+       *       }
+       *     ]
+       */
+      days: components['schemas']['PassStatsDay'][];
     };
     PassRefDto: {
       /**
@@ -1653,6 +1820,182 @@ export interface components {
       imported: number;
       /** @description The recomputed totals */
       campaignData: components['schemas']['CampaignDataResponse'];
+    };
+    CreateWebhookDto: {
+      /**
+       * @description `https://` (`http://` only with WEBHOOK_ALLOW_HTTP=true). A host that resolves to a loopback, private, link-local or metadata address is refused, now and at every delivery, unless WEBHOOK_ALLOW_PRIVATE=true.
+       * @example https://crm.brand.example/hooks/wallet
+       */
+      url: string;
+      /**
+       * @description The event types to receive.
+       * @example [
+       *       "holder.created",
+       *       "holder.updated",
+       *       "pass.installed"
+       *     ]
+       */
+      events: (
+        | 'pass.installed'
+        | 'pass.uninstalled'
+        | 'notification.finished'
+        | 'holder.created'
+        | 'holder.updated'
+        | 'holder.voided'
+      )[];
+      /** @example CRM sync */
+      description?: string | null;
+      /**
+       * @description Whether events are sent to it.
+       * @default true
+       */
+      enabled?: boolean;
+    };
+    CreatedWebhookResponse: {
+      /** @example 019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b */
+      id: string;
+      /** @example https://crm.brand.example/hooks/wallet */
+      url: string;
+      /**
+       * @example [
+       *       "holder.created"
+       *     ]
+       */
+      events: (
+        | 'pass.installed'
+        | 'pass.uninstalled'
+        | 'notification.finished'
+        | 'holder.created'
+        | 'holder.updated'
+        | 'holder.voided'
+      )[];
+      /** @example CRM sync */
+      description: string | null;
+      /** @example true */
+      enabled: boolean;
+      workspaceId: string;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      updatedTime: string;
+      createdBy: string | null;
+      updatedBy: string | null;
+      /**
+       * @description The signing secret (Standard Webhooks), in this response only: it cannot be read again.
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3lR8VMW6BVk=
+       */
+      secret: string;
+    };
+    WebhookResponse: {
+      /** @example 019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b */
+      id: string;
+      /** @example https://crm.brand.example/hooks/wallet */
+      url: string;
+      /**
+       * @example [
+       *       "holder.created"
+       *     ]
+       */
+      events: (
+        | 'pass.installed'
+        | 'pass.uninstalled'
+        | 'notification.finished'
+        | 'holder.created'
+        | 'holder.updated'
+        | 'holder.voided'
+      )[];
+      /** @example CRM sync */
+      description: string | null;
+      /** @example true */
+      enabled: boolean;
+      workspaceId: string;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      updatedTime: string;
+      createdBy: string | null;
+      updatedBy: string | null;
+    };
+    WebhookPage: {
+      items: components['schemas']['WebhookResponse'][];
+      cursor: string | null;
+      hasMore: boolean;
+    };
+    UpdateWebhookDto: {
+      /**
+       * @description `https://` (`http://` only with WEBHOOK_ALLOW_HTTP=true). A host that resolves to a loopback, private, link-local or metadata address is refused, now and at every delivery, unless WEBHOOK_ALLOW_PRIVATE=true.
+       * @example https://crm.brand.example/hooks/wallet
+       */
+      url?: string;
+      /**
+       * @description The event types to receive.
+       * @example [
+       *       "holder.created",
+       *       "holder.updated",
+       *       "pass.installed"
+       *     ]
+       */
+      events?: (
+        | 'pass.installed'
+        | 'pass.uninstalled'
+        | 'notification.finished'
+        | 'holder.created'
+        | 'holder.updated'
+        | 'holder.voided'
+      )[];
+      /** @example CRM sync (production) */
+      description?: string | null;
+      /**
+       * @description false: no new events are queued for it and its pending deliveries wait; true again: they go out (those whose 24 h ran out get one last attempt).
+       * @example false
+       */
+      enabled?: boolean;
+    };
+    WebhookDeliveryResponse: {
+      /** @example 019a2b3c-4444-7f60-8a1b-2c3d4e5f6a7b */
+      id: string;
+      /**
+       * @description The body `id` and `webhook-id` header, the same on every attempt.
+       * @example msg_019a2b3c55557f608a1b2c3d4e5f6a7b
+       */
+      eventId: string;
+      /**
+       * @example holder.updated
+       * @enum {string}
+       */
+      eventType:
+        | 'pass.installed'
+        | 'pass.uninstalled'
+        | 'notification.finished'
+        | 'holder.created'
+        | 'holder.updated'
+        | 'holder.voided';
+      /**
+       * @example Pending
+       * @enum {string}
+       */
+      status: 'Pending' | 'Delivered' | 'Failed';
+      /**
+       * @description Attempts made so far
+       * @example 2
+       */
+      attempts: number;
+      /** @example 503 */
+      lastStatusCode: number | null;
+      /** @example HTTP 503 */
+      lastError: string | null;
+      /**
+       * Format: date-time
+       * @description When it is tried next (Pending only)
+       */
+      nextAttemptTime: string | null;
+      /** Format: date-time */
+      createdTime: string;
+    };
+    WebhookDeliveryPage: {
+      items: components['schemas']['WebhookDeliveryResponse'][];
+      cursor: string | null;
+      hasMore: boolean;
     };
   };
   responses: never;
@@ -4014,6 +4357,101 @@ export interface operations {
       };
     };
   };
+  PassStatsController_get: {
+    parameters: {
+      query?: {
+        /** @description First day (UTC), included. Default: 29 days before `to`. */
+        from?: string;
+        /** @description Last day (UTC), included; at most 365 days after `from`. Default: today. */
+        to?: string;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PassStatsResponse'];
+        };
+      };
+      /** @description A malformed or impossible date, `from` after `to`, or more than 366 days */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "from": "must be a date YYYY-MM-DD"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown or deleted pass, or a pass of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Pass not found",
+           *       "context": {
+           *         "id": "x"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   LocationsController_list: {
     parameters: {
       query?: {
@@ -4850,6 +5288,474 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_list: {
+    parameters: {
+      query?: {
+        /** @description The `cursor` of the previous page. */
+        cursor?: string;
+        limit?: number;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookPage'];
+        };
+      };
+      /** @description A bad limit or cursor */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedWebhookResponse'];
+        };
+      };
+      /** @description A bad field: an unknown event type, a URL that is not https:// or whose host resolves to a loopback, private, link-local or metadata address */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The workspace has 20 webhooks already */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "CONFLICT",
+           *       "errorMessage": "A workspace has at most 20 webhooks; delete one first",
+           *       "context": {
+           *         "limit": 20
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_get: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookResponse'];
+        };
+      };
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown webhook, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Webhook not found",
+           *       "context": {
+           *         "id": "019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_remove: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown webhook, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Webhook not found",
+           *       "context": {
+           *         "id": "019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_update: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookResponse'];
+        };
+      };
+      /** @description A bad field: an unknown event type, a URL that is not https:// or whose host resolves to a loopback, private, link-local or metadata address */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown webhook, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Webhook not found",
+           *       "context": {
+           *         "id": "019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  WebhooksController_deliveries: {
+    parameters: {
+      query?: {
+        /** @description The `cursor` of the previous page. */
+        cursor?: string;
+        limit?: number;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryPage'];
+        };
+      };
+      /** @description A bad limit or cursor */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown webhook, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Webhook not found",
+           *       "context": {
+           *         "id": "019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };

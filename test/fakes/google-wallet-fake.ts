@@ -1,5 +1,6 @@
 import { createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -159,6 +160,18 @@ export class GoogleWalletFake {
     const path = join(dir, 'google-service-account.json');
     writeFileSync(path, JSON.stringify(this.serviceAccountJson(), null, 2));
     return path;
+  }
+
+  /** The service's WalletB settings pointing at this fake (its key file in a new temp dir). */
+  serviceEnv(): Record<string, string> {
+    return {
+      WALLET_B_ISSUER_ID: this.options.issuerId,
+      WALLET_B_SERVICE_ACCOUNT: this.writeServiceAccount(
+        mkdtempSync(join(tmpdir(), 'wps-wallet-b-')),
+      ),
+      WALLET_B_API_URL: this.url,
+      WALLET_B_CALLBACK_KEYS_URL: this.keysUrl,
+    };
   }
 
   /**

@@ -32,6 +32,8 @@ export interface PngOptions {
   rgba?: [number, number, number, number];
   /** Random pixels instead of one colour: as large as an honest PNG of that size gets. */
   noise?: boolean;
+  /** A left-to-right gradient from `rgba` to this colour instead of one colour. */
+  gradientTo?: [number, number, number, number];
 }
 
 /**
@@ -43,6 +45,7 @@ export function makePng({
   height = 1,
   rgba = [255, 0, 0, 255],
   noise = false,
+  gradientTo,
 }: PngOptions = {}): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
@@ -52,10 +55,22 @@ export function makePng({
   header[10] = 0; // compression: deflate
   header[11] = 0; // filter method
   header[12] = 0; // no interlace
+  const gradient = (to: [number, number, number, number]) =>
+    Buffer.from(
+      Array.from({ length: width }, (_, x) =>
+        rgba.map((from, channel) =>
+          Math.round(from + ((to[channel] - from) * x) / Math.max(1, width - 1)),
+        ),
+      ).flat(),
+    );
   const row = () =>
     Buffer.concat([
       Buffer.from([0]),
-      noise ? randomBytes(width * 4) : Buffer.alloc(width * 4, Buffer.from(rgba)),
+      noise
+        ? randomBytes(width * 4)
+        : gradientTo
+          ? gradient(gradientTo)
+          : Buffer.alloc(width * 4, Buffer.from(rgba)),
     ]);
   const pixels = Buffer.concat(Array.from({ length: height }, row));
   return Buffer.concat([

@@ -151,3 +151,28 @@ export async function publishedPassWithDevices(
   }
   return { pass, tokens, authToken };
 }
+
+/** Sends a notification of the pass ("send now") and waits until its delivery finished. */
+export async function notifyAndWait(
+  owner: OwnerSession,
+  passId: string,
+  fields: Record<string, unknown>,
+): Promise<Record<string, unknown> & { id: string }> {
+  const created = await request(owner.server)
+    .post('/v1/wallet-pass/notifications')
+    .set(owner.auth)
+    .send({ passSerialNumber: passId, notificationName: 'Notification', ...fields })
+    .expect(201);
+  const id = (created.body as { id: string }).id;
+  let body: Record<string, unknown> & { id: string } = { id };
+  await waitFor(async () => {
+    body = (
+      await request(owner.server)
+        .get(`/v1/wallet-pass/notifications/${id}`)
+        .set(owner.auth)
+        .expect(200)
+    ).body as Record<string, unknown> & { id: string };
+    return body.publishedTime !== null;
+  }, 'the notification to finish');
+  return body;
+}

@@ -5,15 +5,17 @@ import {
   DatabaseModule,
   OpsModule,
   RetentionModule,
+  ServiceEventsModule,
   SchedulerModule,
   type AppConfig,
 } from '@app/core';
 import { LocationsModule } from '@app/locations';
 import { NotificationsModule } from '@app/notifications';
-import { PassesModule } from '@app/passes';
+import { PassesModule, PassStatsModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
+import { WebhooksModule } from '@app/webhooks';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HttpModule } from './http.module';
 
@@ -28,6 +30,7 @@ export class AppModule {
         DatabaseModule.forRoot(),
         SchedulerModule,
         RetentionModule,
+        ServiceEventsModule,
         HttpModule,
         OpsModule,
         AuthModule,
@@ -36,10 +39,14 @@ export class AppModule {
         // `GET /wallet-pass/:id` would otherwise answer `GET /wallet-pass/notifications`.
         NotificationsModule,
         PassesModule,
+        // After NotificationsModule too: `GET /wallet-pass/:id/stats` would take
+        // `GET /wallet-pass/notifications/stats` (a notification id, however unlikely).
+        PassStatsModule,
         LocationsModule,
         CampaignsModule,
         WalletAModule,
         WalletBModule,
+        WebhooksModule,
       ],
     };
   }

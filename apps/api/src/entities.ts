@@ -6,6 +6,7 @@ import { PASS_ENTITIES } from '@app/passes';
 import { UPLOADS_ENTITIES } from '@app/uploads';
 import { WALLET_A_ENTITIES } from '@app/wallet-a';
 import { WALLET_B_ENTITIES } from '@app/wallet-b';
+import { WEBHOOK_ENTITIES } from '@app/webhooks';
 
 /** Every entity, for the data sources built outside Nest (migration runner, TypeORM CLI). */
 export const ALL_ENTITIES = [
@@ -17,4 +18,5 @@ export const ALL_ENTITIES = [
   ...WALLET_A_ENTITIES,
   ...WALLET_B_ENTITIES,
   ...NOTIFICATION_ENTITIES,
+  ...WEBHOOK_ENTITIES,
 ];

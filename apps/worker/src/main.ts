@@ -9,6 +9,10 @@ async function main(): Promise<void> {
   exitOnFatalErrors(logger);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger });
   app.enableShutdownHooks();
+  // The scheduler's timers do not hold a process open (an API process and the tests must be
+  // able to end), and on SQLite no socket does either: an idle worker would exit at once. It
+  // runs until a signal stops it (the shutdown hooks end the process then).
+  setInterval(() => undefined, 2 ** 30);
   logger.log('Worker started', 'Main');
 }
 

@@ -3,18 +3,22 @@ import {
   DatabaseModule,
   SchedulerModule,
   RetentionModule,
+  ServiceEventsModule,
   type AppConfig,
 } from '@app/core';
 import { NotificationsModule } from '@app/notifications';
+import { PassStatsModule } from '@app/passes';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
+import { WebhooksModule } from '@app/webhooks';
 import { DynamicModule, Module } from '@nestjs/common';
 
 /**
  * The delivery worker's application context, without HTTP: configuration, database, and the
  * delivery modules whose workers claim due work from the shared database (WalletA pass-update
- * pushes, notification delivery). Run as many as needed; they coordinate through leases in
- * the database only.
+ * pushes, notification delivery, webhooks) and the listeners of the events they record
+ * (per-day pass statistics, webhooks' outbox). Run as many as needed; they coordinate through
+ * leases in the database only.
  */
 @Module({})
 export class WorkerModule {
@@ -27,9 +31,14 @@ export class WorkerModule {
         DatabaseModule.forRoot(),
         SchedulerModule,
         RetentionModule,
+        ServiceEventsModule,
         WalletAModule,
         WalletBModule,
         NotificationsModule,
+        // Events recorded here (APNs deactivations, finished notifications) count too.
+        PassStatsModule,
+        // Records events (the worker's changes cause some too) and delivers webhooks.
+        WebhooksModule,
       ],
     };
   }

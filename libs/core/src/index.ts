@@ -39,3 +39,4 @@ export * from './worker/worker-scheduler';
 export * from './worker/lease';
 export * from './worker/backoff';
 export * from './retention/retention.worker';
+export * from './events/service-events';

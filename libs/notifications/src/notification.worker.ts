@@ -1,4 +1,11 @@
-import { APP_CONFIG, LeasedWorker, sqlDialect, WorkerScheduler, type AppConfig } from '@app/core';
+import {
+  APP_CONFIG,
+  LeasedWorker,
+  ServiceEvents,
+  sqlDialect,
+  WorkerScheduler,
+  type AppConfig,
+} from '@app/core';
 import { Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
@@ -9,6 +16,7 @@ import {
   type DeliveryCheckpoint,
   type NotificationChannel,
 } from './channels/notification-channel';
+import { toNotificationResponse } from './dto/notification.response';
 import { Notification, type NotificationStatus } from './entities/notification.entity';
 
 const NOTIFICATIONS_PER_TICK = 10;
@@ -29,6 +37,9 @@ const NOT_SENT: ChannelResult = { outcome: 'failed', sent: 0, reason: null };
  * each platform's channel ({@link NOTIFICATION_CHANNELS}: WalletA, then WalletB) delivers in
  * turn, resuming from its own checkpoints (WalletA moves the status through Initializing,
  * Processing and Finalizing), and the outcome of each platform gives the final status.
+ * WalletA's fan-out is cut into shards that workers in every process push
+ * (`NotificationShardWorker`); the worker holding the notification pushes some too, waits
+ * for the rest, and alone goes on to WalletB and the final status.
  */
 @Injectable()
 export class NotificationWorker extends LeasedWorker<Notification> {
@@ -36,6 +47,7 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     private readonly dataSource: DataSource,
     @Inject(NOTIFICATION_CHANNELS) private readonly channels: readonly NotificationChannel[],
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: ServiceEvents,
     scheduler: WorkerScheduler,
   ) {
     super('Notifications', scheduler, Notification, { status: In(ACTIVE) });
@@ -138,11 +150,23 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     reason: string | null,
     extra: Partial<Notification> = {},
   ): Promise<void> {
-    await this.lease.finish(notification.id, {
-      ...extra,
-      status,
-      failureReason: reason,
-      publishedTime: new Date(),
+    const publishedTime = new Date();
+    // The final status and `notification.finished` commit together; a worker that lost the
+    // lease writes neither (the one that took over finishes and announces it).
+    await this.dataSource.transaction(async (manager) => {
+      const held = await this.lease.finish(
+        notification.id,
+        { ...extra, status, failureReason: reason, publishedTime },
+        manager,
+      );
+      if (!held) return;
+      const finished = await manager.findOneByOrFail(Notification, { id: notification.id });
+      await this.events.record(manager, {
+        type: 'notification.finished',
+        workspaceId: finished.workspaceId,
+        time: publishedTime,
+        data: { ...toNotificationResponse(finished), passId: finished.passId },
+      });
     });
   }
 

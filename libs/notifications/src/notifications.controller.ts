@@ -1,6 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
+  BodyLimits,
   RequireWriter,
   ErrorBody,
   IdParam,
@@ -22,6 +23,7 @@ import { ListNotificationsQuery } from './dto/list-notifications.query';
 import {
   CreateNotificationDto,
   GetNotificationQuery,
+  MAX_TARGETED_HOLDERS,
   UpdateNotificationDto,
 } from './dto/notification.dto';
 import {
@@ -38,6 +40,13 @@ const DELIVERY_DESCRIPTION =
   'Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). ' +
   'Scheduled notifications go out within seconds of scheduledTime.';
 
+/** Room for `holderIds` at its longest (1,000 ids) besides the other fields. */
+const TARGETED_BODY_LIMITS = {
+  maxBytes: 128 * 1024,
+  maxItems: MAX_TARGETED_HOLDERS,
+  maxValues: MAX_TARGETED_HOLDERS + 100,
+};
+
 @ApiTags('Notifications')
 @Controller('wallet-pass/notifications')
 @Authenticated()
@@ -49,6 +58,7 @@ export class NotificationsController {
 
   @Post()
   @RequireWriter()
+  @BodyLimits(TARGETED_BODY_LIMITS)
   @ApiOperation({
     summary: 'Create a notification',
     description: `No status sends it now; \`Draft\` keeps it; \`Scheduled\` (with scheduledTime) sends it then. ${DELIVERY_DESCRIPTION}`,
@@ -125,6 +135,7 @@ export class NotificationsController {
   @Patch(':id')
   @HttpCode(200)
   @RequireWriter()
+  @BodyLimits(TARGETED_BODY_LIMITS)
   @ApiOperation({
     summary: 'Update a Draft or Scheduled notification',
     description: DELIVERY_DESCRIPTION,

@@ -7,9 +7,12 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { NOTIFICATION_CHANNELS, type NotificationChannel } from './channels/notification-channel';
 import { WalletANotificationChannel } from './channels/wallet-a.channel';
+import { WalletAFanOut } from './channels/wallet-a-fan-out';
 import { WalletBNotificationChannel } from './channels/wallet-b.channel';
 import { NotificationDelivery } from './entities/notification-delivery.entity';
+import { NotificationShard } from './entities/notification-shard.entity';
 import { FINAL_STATUSES, Notification } from './entities/notification.entity';
+import { NotificationShardWorker } from './notification-shard.worker';
 import { NotificationStatsService } from './notification-stats.service';
 import { NotificationWorker } from './notification.worker';
 import { NotificationsController } from './notifications.controller';
@@ -17,7 +20,7 @@ import { NotificationsService } from './notifications.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Notification, NotificationDelivery]),
+    TypeOrmModule.forFeature([Notification, NotificationDelivery, NotificationShard]),
     AuthModule,
     PassesModule,
     WalletAModule,
@@ -28,6 +31,8 @@ import { NotificationsService } from './notifications.service';
     NotificationsService,
     NotificationStatsService,
     NotificationWorker,
+    NotificationShardWorker,
+    WalletAFanOut,
     WalletANotificationChannel,
     WalletBNotificationChannel,
     {
@@ -37,7 +42,7 @@ import { NotificationsService } from './notifications.service';
       useFactory: (...channels: NotificationChannel[]) => channels,
     },
   ],
-  exports: [NotificationsService, NotificationWorker],
+  exports: [NotificationsService, NotificationWorker, NotificationShardWorker],
 })
 export class NotificationsModule {
   constructor(retention: RetentionWorker) {
@@ -49,6 +54,15 @@ export class NotificationsModule {
       key: 'id',
       expired: ({ cutoff }) => ({
         where: `created_time < ? AND notification_id IN (SELECT id FROM notification WHERE status IN (${finals}))`,
+        parameters: [cutoff],
+      }),
+    });
+    // A notification's shards go with its deliveries: only its fan-out read them.
+    retention.register({
+      table: 'notification_shard',
+      key: 'id',
+      expired: ({ cutoff }) => ({
+        where: `state = 'done' AND updated_time < ? AND notification_id IN (SELECT id FROM notification WHERE status IN (${finals}))`,
         parameters: [cutoff],
       }),
     });

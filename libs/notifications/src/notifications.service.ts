@@ -11,7 +11,7 @@ import {
   stampUpdated,
   type Page,
 } from '@app/core';
-import { PassesService } from '@app/passes';
+import { Holder, PassesService } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
@@ -55,6 +55,7 @@ export class NotificationsService {
     const status = input.status ?? 'Processing';
     const scheduledTime = parseTime(input.scheduledTime);
     checkSendable(status, input.notificationMessage ?? null, scheduledTime);
+    const holderIds = await this.checkHolderIds(workspaceId, pass.id, input.holderIds ?? null);
 
     const notification = stampCreated(
       this.notifications.create({
@@ -63,6 +64,7 @@ export class NotificationsService {
         accountId: pass.accountId,
         notificationName: input.notificationName,
         notificationMessage: input.notificationMessage ?? null,
+        holderIds,
         status,
         scheduledTime,
         publishedTime: null,
@@ -75,6 +77,7 @@ export class NotificationsService {
         attempts: 0,
         preparedVersion: null,
         fanoutCursor: null,
+        shardCount: null,
         appleOutcome: null,
         googleOutcome: null,
         failureReason: null,
@@ -153,6 +156,12 @@ export class NotificationsService {
       input.scheduledTime === undefined ? current.scheduledTime : parseTime(input.scheduledTime);
     const message = input.notificationMessage ?? current.notificationMessage;
     checkSendable(status, message, scheduledTime);
+    // Holders chosen for one pass are no holders of another: they are checked again.
+    const holderIds = await this.checkHolderIds(
+      workspaceId,
+      passId,
+      input.holderIds === undefined ? current.holderIds : input.holderIds,
+    );
 
     const changes: Partial<Notification> = stampUpdated(
       {
@@ -160,6 +169,7 @@ export class NotificationsService {
         ...(pass ? { accountId: pass.accountId } : {}),
         notificationName: input.notificationName ?? current.notificationName,
         notificationMessage: message,
+        holderIds,
         status,
         scheduledTime,
       } as Notification,
@@ -173,6 +183,32 @@ export class NotificationsService {
     if (result.affected !== 1) assertEditable((await this.get(workspaceId, id)).status);
     if (status !== 'Draft') this.worker.kick();
     return this.get(workspaceId, id);
+  }
+
+  /**
+   * `holderIds` without repeats, each an Active holder of the pass; any other is a 400 keyed by
+   * its index (`holderIds.<i>`), so a caller sees every bad id at once.
+   */
+  private async checkHolderIds(
+    workspaceId: string,
+    passId: string,
+    holderIds: readonly string[] | null,
+  ): Promise<string[] | null> {
+    if (holderIds === null) return null;
+    const unique = [...new Set(holderIds)];
+    const found = await this.dataSource.getRepository(Holder).find({
+      select: { id: true, status: true },
+      where: { workspaceId, passId, id: In(unique) },
+    });
+    const statuses = new Map(found.map((holder) => [holder.id, holder.status]));
+    const problems: Record<string, string> = {};
+    holderIds.forEach((id, index) => {
+      const status = statuses.get(id);
+      if (status === undefined) problems[`holderIds.${index}`] = 'is not a holder of this pass';
+      else if (status !== 'Active') problems[`holderIds.${index}`] = `is a ${status} holder`;
+    });
+    if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
+    return unique;
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {

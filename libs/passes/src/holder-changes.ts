@@ -1,9 +1,10 @@
+import { sqlDialect } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import { DataSource, In, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { Pass } from './entities/pass.entity';
-import type { Holder } from './holders/holder.entity';
+import { Pass, type PassMessage } from './entities/pass.entity';
+import { Holder } from './holders/holder.entity';
 import { holderChangeTime } from './pass-content';
 
 /** Runs inside the transaction that changed what holders see of a pass (its version moved on). */
@@ -84,6 +85,37 @@ export class HolderChangeSet {
     const written = await this.manager.findOneByOrFail(Pass, { id: locked.id });
     this.bumped.set(written.id, (this.bumped.get(written.id) ?? false) || announce);
     return written;
+  }
+
+  /**
+   * Puts a notification's message on some Active holders of a pass only (their packages show
+   * it, see `shownMessage`) and moves their versions on, with one `updatedTime` a second later
+   * than the latest of theirs. Not announced: the caller pushes those holders' devices itself,
+   * in its own crash-safe way (as `bumpPassVersion` with `announce: false`). Returns how many
+   * holders got it.
+   */
+  async messageHolders(
+    passId: string,
+    holderIds: readonly string[],
+    message: PassMessage,
+    now = new Date(),
+  ): Promise<number> {
+    if (holderIds.length === 0) return 0;
+    const where = { passId, id: In([...holderIds]), status: 'Active' as const };
+    const latest = await this.manager
+      .createQueryBuilder(Holder, 'h')
+      .select('MAX(h.updated_time)', 'at')
+      .where(where)
+      .getRawOne<{ at: Date | string | null }>();
+    if (latest?.at === null || latest?.at === undefined) return 0;
+    const previous = sqlDialect(this.manager.connection).readDate(latest.at);
+    const updatedTime = holderChangeTime(previous, now);
+    const written = await this.manager.update(Holder, where, {
+      walletAMessage: message,
+      version: () => 'version + 1',
+      updatedTime,
+    });
+    return written.affected ?? 0;
   }
 
   /** A pass this transaction inserted in a state holders can see (created Published). */

@@ -1,6 +1,8 @@
 import { InvalidInputError } from '@app/core';
 import { randomBytes } from 'node:crypto';
 import type { PassMetadataDto } from './dto/pass-metadata.dto';
+import type { Pass, PassMessage } from './entities/pass.entity';
+import type { Holder } from './holders/holder.entity';
 
 const SLUG_ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -42,4 +44,20 @@ export function assertUniqueFieldKeys(metadata: PassMetadataDto): void {
 export function holderChangeTime(previous: Date, now = new Date()): Date {
   const nextSecond = (Math.floor(previous.getTime() / 1000) + 1) * 1000;
   return new Date(Math.max(now.getTime(), nextSecond));
+}
+
+/**
+ * The notification a holder's package shows: the newer of the pass's (sent to everyone) and the
+ * holder's own (sent to chosen holders). Notification ids are UUIDv7, so the later id is the
+ * later notification. The shared pass shows the pass's.
+ */
+export function shownMessage(
+  pass: Pick<Pass, 'walletAMessage'>,
+  holder?: Pick<Holder, 'walletAMessage'>,
+): PassMessage | null {
+  const own = holder?.walletAMessage ?? null;
+  const shared = pass.walletAMessage;
+  if (own === null) return shared;
+  if (shared === null) return own;
+  return own.notificationId > shared.notificationId ? own : shared;
 }

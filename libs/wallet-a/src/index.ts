@@ -8,6 +8,7 @@ export * from './apns/provider-token';
 export * from './package/pass-package.service';
 export * from './passkit/registration.entity';
 export * from './passkit/registrations.service';
+export * from './signing/secret-sealer';
 export * from './signing/signing-material';
 export * from './updates/pass-update.worker';
 export * from './updates/push-job.entity';

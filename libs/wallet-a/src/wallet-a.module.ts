@@ -13,6 +13,7 @@ import { PassTokenService } from './passkit/pass-token.service';
 import { Registration } from './passkit/registration.entity';
 import { RegistrationBudget } from './passkit/registration-budget';
 import { RegistrationsService } from './passkit/registrations.service';
+import { SecretSealer } from './signing/secret-sealer';
 import { SigningMaterialProvider } from './signing/signing-material';
 import { ApnsPusher } from './updates/apns-pusher';
 import { PassUpdateWorker } from './updates/pass-update.worker';
@@ -36,6 +37,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
   controllers: [PassKitController, HolderController],
   providers: [
     SigningMaterialProvider,
+    SecretSealer,
     PassTokenService,
     PassPackageService,
     RegistrationsService,
@@ -58,6 +60,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     PassUpdateWorker,
     RegistrationFanOut,
     SigningMaterialProvider,
+    SecretSealer,
     WALLET_A_PUSHER,
   ],
 })

@@ -26,9 +26,14 @@ import {
   type ObjectImages,
 } from './google/pass-resources';
 import type { ServiceAccount } from './google/service-account';
-import type { GenericClass, GenericObject, MessageType } from './google/wallet-objects.types';
+import type {
+  GenericClass,
+  GenericObject,
+  MessageType,
+  WalletMessage,
+} from './google/wallet-objects.types';
 import { NOTIFYING_MESSAGES_PER_DAY, NOTIFYING_WINDOW_MS } from './messages/notification-limit';
-import { WalletBMessage } from './messages/wallet-b-message.entity';
+import { WALLET_B_CLASS_RECIPIENT, WalletBMessage } from './messages/wallet-b-message.entity';
 
 /** Injection token of the parsed WALLET_B_SERVICE_ACCOUNT file (null when it is not set). */
 export const WALLET_B_SERVICE_ACCOUNT = Symbol('WALLET_B_SERVICE_ACCOUNT');
@@ -48,9 +53,18 @@ export interface WalletBMessageInput {
   body: string;
 }
 
+/** Where a message goes at Google: the pass's class, or one holder's object. */
+interface MessageTarget {
+  /** {@link WalletBMessage.recipient}. */
+  recipient: string;
+  /** The resource as Google has it now, to find a message an interrupted call sent. */
+  messagesAtGoogle(): Promise<GoogleResult<{ messages?: WalletMessage[] }>>;
+  add(message: WalletMessage): Promise<GoogleResult<unknown>>;
+}
+
 /**
- * `sent`: Google added the message to the pass's class; `recipients` = the pass's
- * googleActiveCount when it was sent; `notified` false when Google's limit of notifying
+ * `sent`: Google added the message to the pass's class (`recipients` = the pass's
+ * googleActiveCount when it was sent) or to chosen holders' objects (`recipients` = how many); `notified` false when Google's limit of notifying
  * messages was reached and the message went out as TEXT (shown, no notification).
  */
 export type WalletBSendResult =
@@ -177,11 +191,96 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
    * before it is sent again.
    */
   async sendMessage(pass: Pass, input: WalletBMessageInput): Promise<WalletBSendResult> {
-    if (!this.client.configured) return { status: 'failed', reason: NOT_CONFIGURED_REASON };
-    if (pass.status !== 'Published' || pass.deletedTime !== null) {
-      return { status: 'failed', reason: 'The pass is not Published, so it has no WalletB class' };
+    const unsendable = this.unsendableReason(pass);
+    if (unsendable !== null) return { status: 'failed', reason: unsendable };
+    const classId = classIdFor(this.issuerId, pass.id);
+    return this.deliverMessage(pass, input, {
+      recipient: WALLET_B_CLASS_RECIPIENT,
+      messagesAtGoogle: () => this.client.getClass(classId),
+      add: async (message) => {
+        const added = await this.client.addClassMessage(classId, message);
+        if (added.ok || added.kind !== 'not-found') return added;
+        // A class Google does not have yet (its sync is pending) is created first.
+        const synced = await this.syncClass(pass);
+        if (!synced.ok) return synced;
+        return this.client.addClassMessage(classId, message);
+      },
+    });
+  }
+
+  /**
+   * Adds a message to the objects of chosen holders only (DESIGN.md §6, `holderIds`): each
+   * Active holder among them whose object is saved now gets it, as its own message, with
+   * Google's limit of notifying messages counted per object. Each (message, holder) is sent
+   * once, as {@link sendMessage} is per pass, so a caller may retry the whole call. `sent` when
+   * Google accepted it for at least one object (`recipients`: how many), or when none of the
+   * holders has an object; `failed` when Google refused every one.
+   */
+  async sendHolderMessages(
+    pass: Pass,
+    holderIds: readonly string[],
+    input: WalletBMessageInput,
+  ): Promise<WalletBSendResult> {
+    const unsendable = this.unsendableReason(pass);
+    if (unsendable !== null) return { status: 'failed', reason: unsendable };
+    const holders = await this.savedHolderObjects(pass, holderIds);
+    let recipients = 0;
+    let notified = false;
+    let failure: string | null = null;
+    for (const holder of holders) {
+      const objectId = holderObjectId(this.issuerId, holder);
+      const result = await this.deliverMessage(pass, input, {
+        recipient: holder.id,
+        messagesAtGoogle: () => this.client.getObject(objectId),
+        add: (message) => this.client.addObjectMessage(objectId, message),
+      });
+      if (result.status === 'sent') {
+        recipients += 1;
+        notified ||= result.notified;
+      } else {
+        failure ??= result.reason;
+      }
     }
-    const reservation = await this.reserve(pass, input.id);
+    if (failure !== null && recipients === 0) return { status: 'failed', reason: failure };
+    return { status: 'sent', recipients, notified };
+  }
+
+  private unsendableReason(pass: Pass): string | null {
+    if (!this.client.configured) return NOT_CONFIGURED_REASON;
+    if (pass.status !== 'Published' || pass.deletedTime !== null) {
+      return 'The pass is not Published, so it has no WalletB class';
+    }
+    return null;
+  }
+
+  /** The Active holders among `holderIds` whose own object is saved in a wallet now. */
+  private savedHolderObjects(
+    pass: Pass,
+    holderIds: readonly string[],
+  ): Promise<Pick<Holder, 'id' | 'serialNumber'>[]> {
+    if (holderIds.length === 0) return Promise.resolve([]);
+    return this.dataSource
+      .createQueryBuilder()
+      .select('h.id', 'id')
+      .addSelect('h.serial_number', 'serialNumber')
+      .from('holder', 'h')
+      .innerJoin('wallet_b_object', 'o', 'o.holder_id = h.id AND o.deleted_time IS NULL')
+      .where('h.workspace_id = :workspaceId AND h.pass_id = :passId', {
+        workspaceId: pass.workspaceId,
+        passId: pass.id,
+      })
+      .andWhere("h.status = 'Active' AND h.id IN (:...holderIds)", { holderIds })
+      .orderBy('h.id')
+      .getRawMany<Pick<Holder, 'id' | 'serialNumber'>>();
+  }
+
+  /** One message to one resource (the class or a holder's object), once per message id. */
+  private async deliverMessage(
+    pass: Pass,
+    input: WalletBMessageInput,
+    target: MessageTarget,
+  ): Promise<WalletBSendResult> {
+    const reservation = await this.reserve(pass, input.id, target.recipient);
     if (reservation === null) return { status: 'failed', reason: 'The pass no longer exists' };
     const sent = (messageType: MessageType): WalletBSendResult => ({
       status: 'sent',
@@ -190,10 +289,9 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
     });
     if (reservation.state === 'sent') return sent(reservation.messageType);
 
-    const classId = classIdFor(this.issuerId, pass.id);
     if (reservation.state === 'pending') {
       // An earlier call stopped between asking Google and recording the answer.
-      const current = await this.client.getClass(classId);
+      const current = await target.messagesAtGoogle();
       if (!current.ok && current.kind !== 'not-found') {
         return { status: 'failed', reason: current.reason };
       }
@@ -207,10 +305,16 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
     }
 
     let messageType = reservation.messageType;
-    let result = await this.addMessage(pass, input, messageType);
+    const message = (type: MessageType) => ({
+      id: input.id,
+      header: input.header,
+      body: input.body,
+      messageType: type,
+    });
+    let result = await target.add(message(messageType));
     if (!result.ok && result.kind === 'quota-exceeded' && messageType === 'TEXT_AND_NOTIFY') {
       messageType = 'TEXT';
-      result = await this.addMessage(pass, input, messageType);
+      result = await target.add(message(messageType));
     }
     await this.finishMessage(reservation.id, result.ok ? 'sent' : 'failed', messageType);
     return result.ok ? sent(messageType) : { status: 'failed', reason: result.reason };
@@ -226,37 +330,31 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
       .update({ id }, { state, messageType, updatedTime: new Date() });
   }
 
-  /** addMessage; a class Google does not have yet (its sync is pending) is created first. */
-  private async addMessage(
-    pass: Pass,
-    input: WalletBMessageInput,
-    messageType: MessageType,
-  ): Promise<GoogleResult<GenericClass>> {
-    const classId = classIdFor(this.issuerId, pass.id);
-    const message = { id: input.id, header: input.header, body: input.body, messageType };
-    const added = await this.client.addClassMessage(classId, message);
-    if (added.ok || added.kind !== 'not-found') return added;
-    const synced = await this.syncClass(pass);
-    if (!synced.ok) return synced;
-    return this.client.addClassMessage(classId, message);
-  }
-
   /**
    * With the pass row locked (so concurrent sends for one pass count each other): the message's
-   * record if it was sent or is pending already, else a pending record with the type to send
-   * and the recipients (googleActiveCount now). Pending messages count against the limit too:
-   * one that is out may well be delivered.
+   * record for this recipient if it was sent or is pending already, else a pending record with
+   * the type to send and the recipients (the class: googleActiveCount now; an object: 1).
+   * Pending messages count against the limit too: one that is out may well be delivered.
    */
-  private async reserve(pass: Pass, messageId: string): Promise<WalletBMessage | null> {
+  private async reserve(
+    pass: Pass,
+    messageId: string,
+    recipient: string,
+  ): Promise<WalletBMessage | null> {
     return this.dataSource.transaction(async (manager) => {
       const locked = await lockPassRow(manager, pass.id);
       if (locked === null) return null;
-      const existing = await manager.findOneBy(WalletBMessage, { passId: pass.id, messageId });
+      const existing = await manager.findOneBy(WalletBMessage, {
+        passId: pass.id,
+        messageId,
+        recipient,
+      });
       if (existing !== null && existing.state !== 'failed') return existing;
 
       const now = new Date();
       const notifying = await manager.countBy(WalletBMessage, {
         passId: pass.id,
+        recipient,
         messageType: 'TEXT_AND_NOTIFY',
         state: In(['pending', 'sent']),
         createdTime: MoreThan(new Date(now.getTime() - NOTIFYING_WINDOW_MS)),
@@ -266,9 +364,10 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
         workspaceId: pass.workspaceId,
         passId: pass.id,
         messageId,
+        recipient,
         messageType: notifying < NOTIFYING_MESSAGES_PER_DAY ? 'TEXT_AND_NOTIFY' : 'TEXT',
         state: 'pending',
-        recipients: locked.googleActiveCount,
+        recipients: recipient === WALLET_B_CLASS_RECIPIENT ? locked.googleActiveCount : 1,
         createdTime: now,
         updatedTime: now,
       };

@@ -9,7 +9,12 @@ describe('loadConfig', () => {
       path: './data/wallet.sqlite',
       migrateOnStart: true,
     });
-    expect(config.worker).toEqual({ enabled: true, schedulerIntervalMs: 5000, leaseMs: 60_000 });
+    expect(config.worker).toEqual({
+      enabled: true,
+      schedulerIntervalMs: 5000,
+      leaseMs: 60_000,
+      notificationShardSize: 10_000,
+    });
     expect(config.retention).toEqual({
       days: 30,
       intervalMs: 3_600_000,
@@ -25,6 +30,25 @@ describe('loadConfig', () => {
     expect(config.jwt.secretGenerated).toBe(true);
     expect(config.jwt.secret.length).toBeGreaterThanOrEqual(32);
     expect(config.walletA.apnsUrl).toBe('https://api.push.apple.com');
+  });
+
+  it('keeps webhooks to public https addresses unless told otherwise', () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      allowHttp: false,
+      allowPrivate: false,
+      timeoutMs: 10_000,
+      retryBaseMs: 10_000,
+      retryForMs: 24 * 3600 * 1000,
+    });
+    const open = loadConfig({
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      WEBHOOK_TIMEOUT_MS: '500',
+    }).webhooks;
+    expect(open).toMatchObject({ allowHttp: true, allowPrivate: true, timeoutMs: 500 });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'maybe', WEBHOOK_TIMEOUT_MS: '0' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE must be true or false[\s\S]*WEBHOOK_TIMEOUT_MS must be an integer/,
+    );
   });
 
   it('reads MySQL settings', () => {

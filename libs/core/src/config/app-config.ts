@@ -23,8 +23,15 @@ export interface AppConfig {
   /**
    * `leaseMs`: how long a claimed job (notification, pass update, WalletB sync) stays with the
    * worker that claimed it without a checkpoint; after that another worker takes it over.
+   * `notificationShardSize`: how many WalletA devices one shard of a notification's fan-out
+   * holds (the unit workers share a notification in).
    */
-  worker: { enabled: boolean; schedulerIntervalMs: number; leaseMs: number };
+  worker: {
+    enabled: boolean;
+    schedulerIntervalMs: number;
+    leaseMs: number;
+    notificationShardSize: number;
+  };
   retention: RetentionConfig;
   storage: StorageConfig;
   /** `quotaBytes`: what one workspace's uploads may take together. */
@@ -32,7 +39,30 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   walletA: WalletAConfig;
   walletB: WalletBConfig;
+  webhooks: WebhooksConfig;
 }
+
+/**
+ * Outgoing webhooks (DESIGN.md §7). `allowHttp`/`allowPrivate` open what production must keep
+ * shut (cleartext URLs; loopback, private, link-local and metadata addresses), for tests and
+ * closed networks. `timeoutMs` is one attempt's budget, `retryBaseMs` the ceiling of the first
+ * retry's random delay (doubling up to an hour), `retryForMs` how long after its event a
+ * delivery is retried before it is `Failed`.
+ */
+export interface WebhooksConfig {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  retryBaseMs: number;
+  retryForMs: number;
+}
+
+/**
+ * Devices per shard of a notification's fan-out: about a second of pushes for one worker
+ * (12,000/s in bench:fanout), so N workers share a large audience in steps of a second, while an
+ * audience up to this size stays one shard (one row, one claim).
+ */
+export const DEFAULT_NOTIFICATION_SHARD_SIZE = 10_000;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -352,6 +382,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       enabled: read.bool('WORKER_ENABLED', true),
       schedulerIntervalMs: read.int('SCHEDULER_INTERVAL_MS', 5000, 100, 15 * 60 * 1000),
       leaseMs: read.int('WORKER_LEASE_MS', 60_000, 1000, 60 * 60 * 1000),
+      notificationShardSize: read.int(
+        'NOTIFICATION_SHARD_SIZE',
+        DEFAULT_NOTIFICATION_SHARD_SIZE,
+        1,
+        1_000_000,
+      ),
     },
     retention: {
       days: read.int('RETENTION_DAYS', 30, 1, 3650),
@@ -424,6 +460,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
         'https://pay.google.com/gp/m/issuer/keys',
         ['http:', 'https:'],
       )!,
+    },
+    webhooks: {
+      allowHttp: read.bool('WEBHOOK_ALLOW_HTTP', false),
+      allowPrivate: read.bool('WEBHOOK_ALLOW_PRIVATE', false),
+      timeoutMs: read.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryBaseMs: read.int('WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+      retryForMs: read.int('WEBHOOK_RETRY_FOR_MS', 24 * 3600 * 1000, 1000, 7 * 24 * 3600 * 1000),
     },
   };
 

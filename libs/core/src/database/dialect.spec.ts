@@ -35,4 +35,20 @@ describe('sqlDialect', () => {
     expect(sqlite.writeDate(instant)).toBe('2025-03-04 05:06:07.089');
     expect(sqlite.readDate(sqlite.writeDate(instant))).toEqual(instant);
   });
+
+  it('adds to the counters of an existing row in one statement, each dialect its way', () => {
+    const row = { pass_id: 'p', day: '2025-03-04', clicks: 2, sent: 0 };
+    expect(sqlite.insertAdding('stats', ['pass_id', 'day'], row, ['clicks', 'sent'])).toEqual({
+      sql:
+        'INSERT INTO stats (pass_id, day, clicks, sent) VALUES (?, ?, ?, ?) ' +
+        'ON CONFLICT (pass_id, day) DO UPDATE SET clicks = clicks + excluded.clicks, sent = sent + excluded.sent',
+      parameters: ['p', '2025-03-04', 2, 0],
+    });
+    expect(mysql.insertAdding('stats', ['pass_id', 'day'], row, ['clicks'])).toEqual({
+      sql:
+        'INSERT INTO stats (pass_id, day, clicks, sent) VALUES (?, ?, ?, ?) ' +
+        'ON DUPLICATE KEY UPDATE clicks = clicks + VALUES(clicks)',
+      parameters: ['p', '2025-03-04', 2, 0],
+    });
+  });
 });

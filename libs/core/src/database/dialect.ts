@@ -38,6 +38,19 @@ export interface SqlDialect {
    * and TypeORM stores UTC text `YYYY-MM-DD HH:MM:SS.SSS`, which compares as text.
    */
   writeDate(value: Date): Date | string;
+  /**
+   * One INSERT of `row` that, when a row with the same `key` exists already, adds the values
+   * of the `added` columns to it instead: a single statement, so concurrent increments all
+   * count without a read first. SQLite names the conflicting key (`ON CONFLICT (...) DO
+   * UPDATE`); MySQL/MariaDB find it themselves (`ON DUPLICATE KEY UPDATE`, `VALUES(x)` being
+   * the value the INSERT carried). Table and column names are the caller's constants.
+   */
+  insertAdding(
+    table: string,
+    key: readonly string[],
+    row: Readonly<Record<string, unknown>>,
+    added: readonly string[],
+  ): { sql: string; parameters: unknown[] };
 }
 
 function readDate(value: Date | string): Date {
@@ -49,6 +62,18 @@ function writeSqliteDate(value: Date): string {
   return value.toISOString().replace('T', ' ').slice(0, 23);
 }
 
+/** The INSERT part both dialects share, and its parameters in column order. */
+function insertRow(
+  table: string,
+  row: Readonly<Record<string, unknown>>,
+): { sql: string; parameters: unknown[] } {
+  const columns = Object.keys(row);
+  return {
+    sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    parameters: Object.values(row),
+  };
+}
+
 const MYSQL: SqlDialect = {
   isMysql: true,
   forceIndex: (index) => ` FORCE INDEX (${index})`,
@@ -57,6 +82,11 @@ const MYSQL: SqlDialect = {
   jsonTextType: 'mediumtext',
   readDate,
   writeDate: (value) => value,
+  insertAdding: (table, _key, row, added) => {
+    const insert = insertRow(table, row);
+    const sets = added.map((column) => `${column} = ${column} + VALUES(${column})`);
+    return { ...insert, sql: `${insert.sql} ON DUPLICATE KEY UPDATE ${sets.join(', ')}` };
+  },
 };
 
 const SQLITE: SqlDialect = {
@@ -67,6 +97,14 @@ const SQLITE: SqlDialect = {
   jsonTextType: 'text',
   readDate,
   writeDate: writeSqliteDate,
+  insertAdding: (table, key, row, added) => {
+    const insert = insertRow(table, row);
+    const sets = added.map((column) => `${column} = ${column} + excluded.${column}`);
+    return {
+      ...insert,
+      sql: `${insert.sql} ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${sets.join(', ')}`,
+    };
+  },
 };
 
 /** The dialect of a TypeORM driver type (`DataSourceOptions['type']`), e.g. in a migration. */

@@ -1,4 +1,4 @@
-import type { TableColumnOptions } from 'typeorm';
+import { TableIndex, TableUnique, type QueryRunner, type TableColumnOptions } from 'typeorm';
 import { dialectOfType } from './dialect';
 
 /**
@@ -70,3 +70,23 @@ export const counterColumn = (name: string): TableColumnOptions => ({
   isNullable: false,
   default: 0,
 });
+
+/**
+ * A table's unique key replaced by another. MySQL keeps the `uniques` of a created table as
+ * unique indexes (TypeORM refuses its constraint API there), SQLite as table constraints.
+ */
+export async function replaceUniqueKey(
+  queryRunner: QueryRunner,
+  table: string,
+  from: string,
+  to: string,
+  columnNames: string[],
+): Promise<void> {
+  if (dialectOfType(queryRunner.connection.options.type).isMysql) {
+    await queryRunner.dropIndex(table, from);
+    await queryRunner.createIndex(table, new TableIndex({ name: to, columnNames, isUnique: true }));
+  } else {
+    await queryRunner.dropUniqueConstraint(table, from);
+    await queryRunner.createUniqueConstraint(table, new TableUnique({ name: to, columnNames }));
+  }
+}

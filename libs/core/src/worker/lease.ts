@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import {
   Column,
   DataSource,
+  In,
   type EntityManager,
   type EntityTarget,
   type FindOptionsOrder,
@@ -133,6 +134,30 @@ export class Lease<T extends LeaseColumns> {
   }
 
   /**
+   * {@link claim} for many candidates at once, for a worker that works on several rows
+   * concurrently: one UPDATE per `claimable` condition over all of `ids`, then one read of the
+   * rows this claim won (named by this worker and this lease's end). Returns them as claimed.
+   */
+  async claimAll(ids: string[], claimable: FindOptionsWhere<T>[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const now = new Date();
+    const lease = { leaseUntil: this.leaseEnd(now), leasedBy: this.workerId, updatedTime: now };
+    for (const where of claimable) {
+      await this.rows().update({ ...where, id: In(ids) }, {
+        ...lease,
+        attempts: () => 'attempts + 1',
+      } as QueryDeepPartialEntity<T>);
+    }
+    return this.rows().find({
+      where: {
+        id: In(ids),
+        leasedBy: this.workerId,
+        leaseUntil: lease.leaseUntil,
+      } as FindOptionsWhere<T>,
+    });
+  }
+
+  /**
    * Writes progress and extends the lease; false when this worker no longer holds the row.
    * Given a transaction's manager, the write commits (or rolls back) with the rest of it.
    */
@@ -149,9 +174,35 @@ export class Lease<T extends LeaseColumns> {
     );
   }
 
-  /** Writes the final state and ends the lease (the row keeps who finished it). */
-  finish(id: string, changes: QueryDeepPartialEntity<T>): Promise<boolean> {
-    return this.write(id, { ...changes, leaseUntil: null, updatedTime: new Date() });
+  /**
+   * Writes the final state and ends the lease (the row keeps who finished it). Given a
+   * transaction's manager, the write commits (or rolls back) with the rest of it.
+   */
+  finish(
+    id: string,
+    changes: QueryDeepPartialEntity<T>,
+    manager?: EntityManager,
+  ): Promise<boolean> {
+    return this.write(id, { ...changes, leaseUntil: null, updatedTime: new Date() }, manager);
+  }
+
+  /**
+   * {@link finish} for many rows at once (those this worker still holds); returns how many it
+   * finished.
+   */
+  async finishAll(ids: string[], changes: QueryDeepPartialEntity<T>): Promise<number> {
+    if (ids.length === 0) return 0;
+    const held = {
+      ...this.options.held,
+      id: In(ids),
+      leasedBy: this.workerId,
+    } as FindOptionsWhere<T>;
+    const result = await this.rows().update(held, {
+      ...changes,
+      leaseUntil: null,
+      updatedTime: new Date(),
+    });
+    return result.affected ?? 0;
   }
 
   /** Gives the row back for any worker to claim again (e.g. to retry later). */

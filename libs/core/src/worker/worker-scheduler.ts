@@ -79,6 +79,22 @@ export class WorkerHandle {
       });
   }
 
+  /**
+   * Runs a tick in this process only, now or right after the one in progress, without telling
+   * the other processes: for a worker whose own capacity freed up (a concurrent delivery ended).
+   */
+  tickHere(): void {
+    this.run();
+  }
+
+  /**
+   * Whether the process is shutting down: a tick that waits on other processes (a notification
+   * whose shards they push) gives up instead of holding the shutdown.
+   */
+  get shuttingDown(): boolean {
+    return this.stopping;
+  }
+
   /** Runs one more tick after the current one (work was left over). */
   requestAnother(): void {
     this.again = true;

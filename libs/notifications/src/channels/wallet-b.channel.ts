@@ -10,7 +10,7 @@ import type {
 
 /**
  * WalletB: the message is added to the pass's class, which shows it to every holder of the
- * pass. Google's answer is checkpointed on the notification, so a resumed delivery reports it
+ * pass, or with `holderIds` to the chosen holders' own objects only. Google's answer is checkpointed on the notification, so a resumed delivery reports it
  * again instead of sending twice (and WalletBService dedupes by the notification id anyway).
  */
 @Injectable()
@@ -31,11 +31,15 @@ export class WalletBNotificationChannel implements NotificationChannel {
         reason: null,
       };
     }
-    const sent = await this.walletB.sendMessage(pass, {
+    const message = {
       id: notification.id,
       header: pass.notificationHeader ?? pass.passName,
       body: notification.notificationMessage ?? '',
-    });
+    };
+    const sent =
+      notification.holderIds === null
+        ? await this.walletB.sendMessage(pass, message)
+        : await this.walletB.sendHolderMessages(pass, notification.holderIds, message);
     const result: ChannelResult =
       sent.status === 'sent'
         ? { outcome: 'success', sent: sent.recipients, reason: null }

@@ -1,7 +1,18 @@
-import { ID_PATTERN, MAX_PAGE_SIZE, NotEmpty, QueryBoolean, ReadOnly, Required } from '@app/core';
+import {
+  ID_PATTERN,
+  MAX_PAGE_SIZE,
+  MUST_NOT_BE_EMPTY,
+  NotEmpty,
+  QueryBoolean,
+  ReadOnly,
+  Required,
+} from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -20,6 +31,8 @@ const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 const ISO_MESSAGE = { message: 'must be an ISO 8601 date-time with a time zone' };
 /** Long enough for a lock-screen or back-of-pass message, short enough for both wallets. */
 export const MAX_MESSAGE_LENGTH = 1000;
+/** DESIGN.md §6: a notification reaches at most this many chosen holders. */
+export const MAX_TARGETED_HOLDERS = 1000;
 
 /** Fields a client may send back although delivery owns them. */
 class NotificationReadOnlyFields {
@@ -71,6 +84,26 @@ class NotificationContentFields extends NotificationReadOnlyFields {
   @IsISO8601({ strict: true, strictSeparator: true }, ISO_MESSAGE)
   @Matches(/(Z|[+-]\d{2}:?\d{2})$/, ISO_MESSAGE)
   scheduledTime?: string | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    maxItems: MAX_TARGETED_HOLDERS,
+    description:
+      'Ids of holders of the pass (personal passes) to reach only them: the message goes on ' +
+      "their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the " +
+      'class). Absent or null: every holder and the shared pass. Each must be an Active holder ' +
+      'of the pass.',
+    example: ['019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b'],
+  })
+  @IsOptional()
+  @ValidateIf((_object, value) => value !== null)
+  @IsArray()
+  @ArrayNotEmpty({ message: MUST_NOT_BE_EMPTY })
+  @ArrayMaxSize(MAX_TARGETED_HOLDERS)
+  @IsString({ each: true })
+  @Matches(ID_PATTERN, { each: true, ...ID_MESSAGE })
+  holderIds?: string[] | null;
 }
 
 export class UpdateNotificationDto extends NotificationContentFields {

@@ -48,6 +48,13 @@ export class NotificationResponse {
   @ApiProperty({ description: 'Id of the pass' }) passSerialNumber!: string;
   @ApiProperty() notificationName!: string;
   @ApiProperty({ nullable: true, type: String }) notificationMessage!: string | null;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description:
+      'The holders it reaches (their passes only); null: every holder and the shared pass',
+  })
+  holderIds!: string[] | null;
   @ApiProperty({ enum: NOTIFICATION_STATUSES }) status!: NotificationStatus;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) scheduledTime!: string | null;
   @ApiProperty({
@@ -64,9 +71,15 @@ export class NotificationResponse {
     description: 'When the first push left',
   })
   sentTime!: string | null;
-  @ApiProperty({ description: 'WalletA devices APNs accepted the push for' })
+  @ApiProperty({
+    description:
+      "WalletA devices APNs accepted the push for (with holderIds: those holders' devices)",
+  })
   appleNotificationSentCount!: number;
-  @ApiProperty({ description: 'WalletB holders of the pass when Google accepted the message' })
+  @ApiProperty({
+    description:
+      'WalletB holders of the pass when Google accepted the message (with holderIds: the targeted holders whose objects got it)',
+  })
   googleNotificationSentCount!: number;
   @ApiProperty() totalNotificationSentCount!: number;
   @ApiPropertyOptional({ nullable: true, type: String, description: 'Why a platform failed' })
@@ -86,6 +99,7 @@ const EXAMPLE_NOTIFICATION: NotificationResponse = {
   passSerialNumber: '019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b',
   notificationName: 'Weekend promo',
   notificationMessage: 'Double points this weekend!',
+  holderIds: null,
   status: 'Published',
   scheduledTime: null,
   publishedTime: '2026-01-31T12:00:02.140Z',
@@ -126,6 +140,7 @@ export function toNotificationResponse(
     passSerialNumber: notification.passId,
     notificationName: notification.notificationName,
     notificationMessage: notification.notificationMessage,
+    holderIds: notification.holderIds,
     status: notification.status,
     scheduledTime: iso(notification.scheduledTime),
     publishedTime: iso(notification.publishedTime),

@@ -69,12 +69,23 @@ export class Notification extends Leased(WorkspaceOwnedEntity) {
   totalNotificationSentCount!: number;
 
   /** The pass version that carries this notification's message (set once, when prepared). */
+  /** The holders the notification reaches (DESIGN.md §6); null: every holder and the shared pass. */
+  @Column({ name: 'holder_ids', type: 'simple-json', nullable: true })
+  holderIds!: string[] | null;
+
   @Column({ name: 'prepared_version', type: 'int', nullable: true })
   preparedVersion!: number | null;
 
-  /** Registrations are pushed in id order; a resumed fan-out starts after this one. */
+  /**
+   * Registrations are pushed in id order; shards are cut after this one. (Before shards, the
+   * fan-out's own checkpoint: a notification left mid fan-out by an older worker resumes here.)
+   */
   @Column({ name: 'fanout_cursor', type: 'varchar', length: 36, nullable: true })
   fanoutCursor!: string | null;
+
+  /** How many shards the WalletA fan-out was cut into; null until it is cut (once). */
+  @Column({ name: 'shard_count', type: 'int', nullable: true })
+  shardCount!: number | null;
 
   @Column({ name: 'apple_outcome', type: 'varchar', length: 16, nullable: true })
   appleOutcome!: PlatformOutcome | null;

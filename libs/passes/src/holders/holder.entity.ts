@@ -1,5 +1,6 @@
 import { WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
+import type { PassMessage } from '../entities/pass.entity';
 
 export const HOLDER_STATUSES = ['Active', 'Voided'] as const;
 export type HolderStatus = (typeof HOLDER_STATUSES)[number];
@@ -59,6 +60,13 @@ export class Holder extends WorkspaceOwnedEntity {
   /** The same token, encrypted, to put into every later package of this holder. */
   @Column({ name: 'wallet_a_token', type: 'varchar', length: 255, nullable: true })
   walletAToken!: string | null;
+
+  /**
+   * The latest notification sent to this holder alone (`holderIds`); the package shows it
+   * instead of the pass's own when it is the newer of the two (`shownMessage`).
+   */
+  @Column({ name: 'wallet_a_message', type: 'simple-json', nullable: true })
+  walletAMessage!: PassMessage | null;
 
   @Column({ name: 'voided_time', type: 'datetime', precision: 3, nullable: true })
   voidedTime!: Date | null;

@@ -6,6 +6,7 @@ import {
   isUniqueViolation,
   NotFoundError,
   paginate,
+  ServiceEvents,
   stampCreated,
   type AppConfig,
   type Page,
@@ -24,7 +25,7 @@ import {
   type HolderInputDto,
 } from './dto/holder-input.dto';
 import { GoogleSaveLinks } from '../google-save-links';
-import type { HolderView } from './dto/holder.response';
+import { toHolderResponse, type HolderView } from './dto/holder.response';
 import type { ListHoldersQuery } from './dto/list-holders.query';
 import { Holder, type HolderFieldValues } from './holder.entity';
 import type { ImportRow } from './holder-import';
@@ -73,6 +74,7 @@ export class HoldersService {
     private readonly passes: PassesService,
     private readonly holderChanges: HolderChanges,
     private readonly googleSaveLinks: GoogleSaveLinks,
+    private readonly events: ServiceEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.holderRows = new EntityRows(dataSource, Holder, 'h');
@@ -90,7 +92,13 @@ export class HoldersService {
     const problems = fieldValueProblems(pass, input.fieldValues, false);
     if (problems !== undefined) throw new InvalidInputError(problems);
     const holder = this.newHolder(workspaceId, actorId, pass, input);
-    await this.writing(holder.externalId, () => this.holderRows.insert(this.dataSource, [holder]));
+    // A new holder is on no device yet: nothing to push, but its event commits with it.
+    await this.writing(holder.externalId, () =>
+      this.holderChanges.transaction(async (changes) => {
+        await this.holderRows.insert(changes.manager, [holder]);
+        await this.recordEvent(changes.manager, 'holder.created', pass, holder);
+      }),
+    );
     return this.view(pass, holder);
   }
 
@@ -148,13 +156,13 @@ export class HoldersService {
     if (problems !== undefined) throw new InvalidInputError(problems);
     const holder = await this.writing(input.externalId ?? '', () =>
       this.holderChanges.transaction((changes) =>
-        this.updateLocked(changes, workspaceId, actorId, pass.id, holderId, input),
+        this.updateLocked(changes, workspaceId, actorId, pass, holderId, input),
       ),
     );
     return this.view(pass, holder);
   }
 
-  /** Voids the holder (idempotent: a Voided holder stays as it is, still a 204). */
+  /** Voids the holder (idempotent: a Voided holder stays as it is, still a 204, no event). */
   async remove(
     workspaceId: string,
     actorId: string,
@@ -178,6 +186,7 @@ export class HoldersService {
       await changes.manager.update(Holder, where, voided);
       // The voided package goes to the holder's devices, which then show it as no longer valid.
       changes.holderChanged(Object.assign(holder, voided));
+      await this.recordEvent(changes.manager, 'holder.voided', pass, holder);
     });
   }
 
@@ -186,6 +195,8 @@ export class HoldersService {
    * pass, no externalId twice) before one transaction looks up the existing holders in
    * chunks, inserts the new ones in multi-row INSERTs and updates the changed ones. An
    * import row replaces the holder's values: a value it leaves out goes back to the pass's.
+   * Each holder created is a `holder.created` event, each whose values changed a
+   * `holder.updated` (a row that changes nothing writes nothing and tells nothing).
    */
   async import(
     workspaceId: string,
@@ -224,6 +235,11 @@ export class HoldersService {
           const next = visibleOf(row.input);
           if (sameVisible(current, next)) continue;
           changed += 1;
+          const written: Holder = Object.assign(new Holder(), current, next, {
+            version: current.version + 1,
+            updatedTime: holderChangeTime(current.updatedTime, now),
+            updatedBy: actorId,
+          });
           await manager.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
               'version = version + 1, updated_time = ?, updated_by = ? WHERE id = ?',
@@ -231,14 +247,18 @@ export class HoldersService {
               JSON.stringify(next.fieldValues),
               next.barcodeValue,
               next.barcodeText,
-              this.dateValue(holderChangeTime(current.updatedTime, now)),
+              this.dateValue(written.updatedTime),
               actorId,
               current.id,
             ],
           );
+          await this.recordEvent(manager, 'holder.updated', pass, written);
         }
         for (let at = 0; at < created.length; at += IMPORT_CHUNK) {
           await this.holderRows.insert(manager, created.slice(at, at + IMPORT_CHUNK));
+        }
+        for (const holder of created) {
+          await this.recordEvent(manager, 'holder.created', pass, holder);
         }
         // New holders are on no device yet: nothing to push for them.
         if (changed > 0) changes.holdersChangedSince(pass.id, now);
@@ -288,12 +308,12 @@ export class HoldersService {
     changes: HolderChangeSet,
     workspaceId: string,
     actorId: string,
-    passId: string,
+    pass: Pass,
     holderId: string,
     input: HolderInputDto,
   ): Promise<Holder> {
     const manager = changes.manager;
-    const where = { id: holderId, workspaceId, passId };
+    const where = { id: holderId, workspaceId, passId: pass.id };
     const holder = await this.lockedHolder(manager, where);
     if (holder === null) throw new NotFoundError('Holder', holderId);
     if (holder.status === 'Voided') {
@@ -317,6 +337,7 @@ export class HoldersService {
     await manager.update(Holder, where, written);
     const updated = Object.assign(holder, written);
     if (visibleChange) changes.holderChanged(updated);
+    await this.recordEvent(manager, 'holder.updated', pass, updated);
     return updated;
   }
 
@@ -337,6 +358,25 @@ export class HoldersService {
     return manager.findOneBy(Holder, where);
   }
 
+  /**
+   * Tells the service's followers (webhooks) about a holder change, in its transaction, with
+   * the holder as the API shows it.
+   */
+  private async recordEvent(
+    manager: EntityManager,
+    type: 'holder.created' | 'holder.updated' | 'holder.voided',
+    pass: Pass,
+    holder: Holder,
+  ): Promise<void> {
+    const data = toHolderResponse(await this.view(pass, holder));
+    await this.events.record(manager, {
+      type,
+      workspaceId: holder.workspaceId,
+      time: new Date(),
+      data: { ...data },
+    });
+  }
+
   /** The import's holders that exist already, by externalId, looked up in chunks. */
   private async existingByExternalId(
     manager: EntityManager,
@@ -347,16 +387,8 @@ export class HoldersService {
     const found = new Map<string, Holder>();
     const externalIds = rows.map((row) => row.input.externalId!);
     for (let at = 0; at < externalIds.length; at += IMPORT_CHUNK) {
+      // Whole rows: a changed holder's event carries the holder as the API shows it.
       const holders = await manager.find(Holder, {
-        select: {
-          id: true,
-          externalId: true,
-          status: true,
-          fieldValues: true,
-          barcodeValue: true,
-          barcodeText: true,
-          updatedTime: true,
-        },
         where: { workspaceId, passId, externalId: In(externalIds.slice(at, at + IMPORT_CHUNK)) },
       });
       for (const holder of holders) found.set(holder.externalId, holder);

@@ -3,12 +3,13 @@ import {
   newId,
   NotFoundError,
   RATE_LIMIT_STORE,
+  ServiceEvents,
   type AppConfig,
   type RateLimitStore,
 } from '@app/core';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { SLUG_PATTERN } from '../dto/pass-metadata.dto';
 import { ShortLink } from '../entities/short-link.entity';
 import { LinkClick } from './link-click.entity';
@@ -41,8 +42,9 @@ export class LinkRedirectService implements BeforeApplicationShutdown {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
+    private readonly dataSource: DataSource,
     @InjectRepository(ShortLink) private readonly shortLinks: Repository<ShortLink>,
-    @InjectRepository(LinkClick) private readonly clicks: Repository<LinkClick>,
+    private readonly events: ServiceEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     // Absent in the worker, which serves no redirects.
     @Optional() @Inject(RATE_LIMIT_STORE) private readonly counters?: RateLimitStore,
@@ -70,17 +72,7 @@ export class LinkRedirectService implements BeforeApplicationShutdown {
       return;
     }
     const work = this.counted(options.client)
-      .then((counted) =>
-        counted
-          ? this.clicks.insert({
-              id: newId(),
-              workspaceId: shortLink.workspaceId,
-              passId: shortLink.passId,
-              shortLinkId: shortLink.id,
-              clickedTime,
-            })
-          : undefined,
-      )
+      .then((counted) => (counted ? this.write(shortLink, clickedTime) : undefined))
       .then(
         () => undefined,
         (error: unknown) =>
@@ -91,6 +83,25 @@ export class LinkRedirectService implements BeforeApplicationShutdown {
       )
       .finally(() => this.pending.delete(work));
     this.pending.add(work);
+  }
+
+  /** The click and its `link.clicked` event (the pass's daily statistics) commit together. */
+  private write(shortLink: ShortLink, clickedTime: Date): Promise<void> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.insert(LinkClick, {
+        id: newId(),
+        workspaceId: shortLink.workspaceId,
+        passId: shortLink.passId,
+        shortLinkId: shortLink.id,
+        clickedTime,
+      });
+      await this.events.record(manager, {
+        type: 'link.clicked',
+        workspaceId: shortLink.workspaceId,
+        time: clickedTime,
+        data: { passId: shortLink.passId },
+      });
+    });
   }
 
   /** Resolves once every click recorded so far is written (or has failed). */

@@ -1,13 +1,28 @@
 import { displayText } from '@app/core';
 import { createHash } from 'node:crypto';
+import type { PassFace, PassJsonField } from '../package/pass-json';
+import { barcodeSvg, urlQrSvg } from './qr-svg';
+
+/** One of the pass's images, served by the holder page's image route (same origin). */
+export interface PageImage {
+  /** The 1x file (or the smallest there is). */
+  src: string;
+  /** `url 1x, url 2x, …` when there are @2x/@3x files; empty when there is one file. */
+  srcset: string;
+}
 
 export interface HolderPageModel {
   passName: string;
   organizationName: string;
   description: string;
-  backgroundColor: string;
-  textColor: string;
-  logoUrl: string | null;
+  /** The pass as its holder sees it: colours, front fields, barcode (the package's own rule). */
+  face: PassFace;
+  logo: PageImage | null;
+  strip: PageImage | null;
+  /** The page's own address (`PUBLIC_BASE_URL` + path): the "open on your phone" code. */
+  pageUrl: string;
+  /** A personal holder's page: its link is theirs alone, and the page says so. */
+  personal: boolean;
   /** Null: the pass is no longer valid (a voided holder): the page says so, with no buttons. */
   walletAUrl: string | null;
   walletBUrl: string | null;
@@ -27,69 +42,194 @@ export interface HolderPage {
 /**
  * The page's one inline `<style>` is allowed by its SHA-256, not by 'unsafe-inline': the card's
  * colours come from the pass, so the hash is computed per page, and a cached page keeps a policy
- * that matches it (a nonce would have to change with every response). No script runs; the
- * logo may come only from where its signed URL points (this service, or S3).
+ * that matches it (a nonce would have to change with every response). No script runs; images
+ * come only from this origin (the page's image route); the QR codes are inline SVG markup.
  */
-function contentSecurityPolicy(style: string, logoUrl: string | null): string {
+function contentSecurityPolicy(style: string, hasImages: boolean): string {
   const styleHash = createHash('sha256').update(style, 'utf8').digest('base64');
-  const logoOrigin = logoUrl === null ? null : new URL(logoUrl).origin;
   return [
     "default-src 'none'",
     `style-src 'sha256-${styleHash}'`,
-    `img-src ${logoOrigin ?? "'none'"}`,
+    `img-src ${hasImages ? "'self'" : "'none'"}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
 }
 
-/** The holder's landing page: name, logo, and the two "add to wallet" buttons. */
-export function renderHolderPage(model: HolderPageModel): HolderPage {
-  const logo = model.logoUrl
-    ? `<img class="logo" src="${escape(model.logoUrl)}" alt="${escape(model.organizationName)} logo">`
-    : '';
+const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
+
+/**
+ * A colour for the style sheet. The API accepts only `#RRGGBB`; anything else (a row written
+ * before that rule) falls back rather than reaching CSS unchecked.
+ */
+function colour(value: string | null, fallback: string): string {
+  return value !== null && HEX_COLOUR.test(value) ? value : fallback;
+}
+
+function image(className: string, source: PageImage, alt: string): string {
+  const srcset = source.srcset ? ` srcset="${escape(source.srcset)}"` : '';
+  return `<img class="${className}" src="${escape(source.src)}"${srcset} alt="${escape(alt)}">`;
+}
+
+function fields(className: string, list: PassJsonField[]): string {
+  if (list.length === 0) return '';
+  const items = list
+    .map(
+      (field) => `<div class="field" data-key="${escape(field.key)}">
+          <dt class="label">${escape(field.label ?? '')}</dt>
+          <dd class="value">${escape(field.value)}</dd>
+        </div>`,
+    )
+    .join('\n        ');
+  return `<dl class="fields ${className}">
+        ${items}
+      </dl>`;
+}
+
+/**
+ * Wallet's look on a phone: system font, rounded card in the pass's colours, labels small and
+ * upper-case in the label colour. The "open on your phone" block shows only where a fine
+ * pointer that hovers meets a wide window (a desktop browser): phones and tablets match neither
+ * `(pointer: fine)` nor, in portrait, the width; no user-agent sniffing.
+ */
+function styleSheet(face: PassFace): string {
+  const background = colour(face.backgroundColor, '#ffffff');
+  const foreground = colour(face.foregroundColor, '#000000');
+  const label = colour(face.labelColor, foreground);
+  return `
+  :root { color-scheme: light; --ink: #1c1c1e; --muted: #6e6e73; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font-family: -apple-system, BlinkMacSystemFont, system-ui, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; background: #f2f2f7; color: var(--ink); -webkit-font-smoothing: antialiased; }
+  main { max-width: 24rem; margin: 0 auto; padding: 1.5rem 1rem 2.5rem; }
+  .intro { margin: 0 .25rem 1.25rem; }
+  .issuer { margin: 0 0 .25rem; font-size: .8rem; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--muted); }
+  h1 { font-size: 1.6rem; line-height: 1.2; margin: 0; }
+  .description { margin: .35rem 0 0; color: var(--muted); }
+  .card { --pass-bg: ${background}; --pass-fg: ${foreground}; --pass-label: ${label}; background: var(--pass-bg); color: var(--pass-fg); border-radius: 14px; overflow: hidden; box-shadow: 0 1px 2px rgba(0,0,0,.08), 0 12px 32px rgba(0,0,0,.16); }
+  .card-top { display: flex; align-items: center; justify-content: space-between; gap: 1rem; min-height: 3.5rem; padding: .75rem 1rem; }
+  .logo { display: block; max-height: 2.5rem; max-width: 55%; object-fit: contain; object-position: left center; }
+  .logo-text { font-weight: 600; font-size: 1.05rem; }
+  .strip { position: relative; }
+  .strip-image { display: block; width: 100%; aspect-ratio: 375 / 123; object-fit: cover; }
+  .strip .primary { position: absolute; left: 1rem; bottom: .75rem; margin: 0; }
+  .fields { display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; margin: 0; padding: .75rem 1rem; }
+  .header { padding: 0; text-align: right; flex-wrap: nowrap; }
+  .field { min-width: 0; }
+  .secondary .field, .auxiliary .field { flex: 1 1 0; }
+  .secondary .field:last-child:not(:first-child), .auxiliary .field:last-child:not(:first-child) { text-align: right; }
+  .label { margin: 0; font-size: .68rem; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: var(--pass-label); }
+  .value { margin: .1rem 0 0; font-size: 1.1rem; line-height: 1.25; white-space: pre-line; overflow-wrap: anywhere; }
+  .primary .value { font-size: 2rem; font-weight: 300; }
+  .header .value { font-size: 1.25rem; }
+  .barcode { margin: .5rem auto 1.25rem; width: 11rem; background: #fff; color: #000; border-radius: 8px; padding: .5rem .5rem .4rem; text-align: center; }
+  .barcode svg, .qr svg { display: block; width: 100%; height: auto; }
+  .barcode figcaption { font-size: .75rem; margin-top: .2rem; overflow-wrap: anywhere; }
+  .no-barcode { height: 1rem; }
+  .voided { filter: grayscale(1); opacity: .6; }
+  .actions { display: flex; flex-direction: column; gap: .75rem; margin-top: 1.5rem; }
+  .button { display: block; text-align: center; padding: .95rem 1rem; border-radius: 12px; font-weight: 600; text-decoration: none; font-size: 1rem; }
+  .walleta { background: #000; color: #fff; }
+  .walletb { background: #1a73e8; color: #fff; }
+  .disabled { background: #d1d1d6; color: #3a3a3c; cursor: not-allowed; }
+  .notice { margin: 1.5rem 0 0; padding: 1rem; border-radius: 12px; background: #fff; text-align: center; font-weight: 600; }
+  .handoff { display: none; }
+  @media (hover: hover) and (pointer: fine) and (min-width: 48rem) {
+    main { max-width: 50rem; padding-top: 4rem; display: grid; grid-template-columns: minmax(0, 24rem) 17rem; grid-template-areas: "intro intro" "pass handoff"; column-gap: 4rem; justify-content: center; align-items: start; }
+    .intro { grid-area: intro; }
+    .pass { grid-area: pass; }
+    .handoff { display: block; grid-area: handoff; position: sticky; top: 2rem; background: #fff; border-radius: 14px; padding: 1.5rem; text-align: center; box-shadow: 0 1px 2px rgba(0,0,0,.06), 0 8px 24px rgba(0,0,0,.08); }
+    .handoff h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
+    .handoff p { margin: 0 0 1rem; color: var(--muted); font-size: .9rem; line-height: 1.4; }
+    .handoff .qr { margin: 0 auto; width: 12rem; }
+    .handoff .private { margin: 1rem 0 0; font-size: .8rem; }
+  }
+`;
+}
+
+/**
+ * The holder's landing page: the pass as Wallet shows it (logo, header field, strip, fields,
+ * barcode), then the two "add to wallet" buttons; on a desktop browser, a QR code of the page's
+ * own URL to open it on the phone where the wallet is.
+ */
+export async function renderHolderPage(model: HolderPageModel): Promise<HolderPage> {
+  const { face } = model;
+  const valid = model.walletAUrl !== null;
+  const style = styleSheet(face);
+  const logo = model.logo
+    ? image('logo', model.logo, `${model.organizationName} logo`)
+    : `<span class="logo-text">${escape(model.organizationName)}</span>`;
+  const strip = model.strip
+    ? `<div class="strip">
+      ${image('strip-image', model.strip, '')}
+      ${fields('primary', face.primaryFields)}
+    </div>`
+    : fields('primary', face.primaryFields);
+  // A voided pass shows no barcode: it must not be scanned any more.
+  const barcode =
+    valid && face.barcode
+      ? `<figure class="barcode" role="img" aria-label="QR code" data-barcode-message="${escape(face.barcode.message)}">
+      ${await barcodeSvg(face.barcode)}
+      ${face.barcode.altText ? `<figcaption>${escape(face.barcode.altText)}</figcaption>` : ''}
+    </figure>`
+      : '<div class="no-barcode"></div>';
   const walletB = model.walletBUrl
     ? `<a class="button walletb" href="${escape(model.walletBUrl)}">Add to WalletB</a>`
     : `<span class="button walletb disabled" aria-disabled="true" title="WalletB is not set up for this pass">Add to WalletB</span>`;
-  const style = `
-  :root { color-scheme: light; }
-  body { margin: 0; font-family: -apple-system, system-ui, "Segoe UI", Roboto, sans-serif; background: #f2f2f7; }
-  main { max-width: 28rem; margin: 0 auto; padding: 1.5rem 1rem; }
-  .card { background: ${model.backgroundColor}; color: ${model.textColor}; border-radius: 1rem; padding: 1.5rem; box-shadow: 0 4px 16px rgba(0,0,0,.12); }
-  .logo { max-height: 3rem; max-width: 60%; display: block; margin-bottom: 1rem; }
-  h1 { font-size: 1.4rem; margin: 0 0 .25rem; }
-  p { margin: 0; opacity: .85; }
-  .actions { display: flex; flex-direction: column; gap: .75rem; margin-top: 1.5rem; }
-  .button { display: block; text-align: center; padding: .9rem 1rem; border-radius: .75rem; font-weight: 600; text-decoration: none; font-size: 1rem; }
-  .walleta { background: #000; color: #fff; }
-  .walletb { background: #1a73e8; color: #fff; }
-  .disabled { background: #c7c7cc; color: #3a3a3c; cursor: not-allowed; }
-`;
+  const actions = valid
+    ? `<nav class="actions">
+      <a class="button walleta" href="${escape(model.walletAUrl ?? '')}">Add to WalletA</a>
+      ${walletB}
+    </nav>`
+    : '<p class="notice">This pass is no longer valid.</p>';
+  const handoff = valid
+    ? `<aside class="handoff" aria-labelledby="handoff-title">
+    <h2 id="handoff-title">Open on your phone</h2>
+    <p>Wallet passes live on your phone. Scan this code with its camera to open this page there.</p>
+    <figure class="qr" data-url="${escape(model.pageUrl)}">
+      ${await urlQrSvg(model.pageUrl)}
+    </figure>
+    ${model.personal ? '<p class="private">This pass is yours alone: keep the code to yourself.</p>' : ''}
+  </aside>`
+    : '';
   const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
 <title>${escape(model.passName)}</title>
 <style>${style}</style>
 </head>
 <body>
 <main>
-  <section class="card">
-    ${logo}
+  <header class="intro">
+    <p class="issuer">${escape(model.organizationName)}</p>
     <h1>${escape(model.passName)}</h1>
-    <p>${escape(model.organizationName)} · ${escape(model.description)}</p>
-  </section>
-  ${
-    model.walletAUrl === null
-      ? '<p class="actions">This pass is no longer valid.</p>'
-      : `<nav class="actions">
-    <a class="button walleta" href="${escape(model.walletAUrl)}">Add to WalletA</a>
-    ${walletB}
-  </nav>`
-  }
+    <p class="description">${escape(model.description)}</p>
+  </header>
+  <div class="pass">
+    <article class="card${valid ? '' : ' voided'}" aria-label="${escape(model.passName)}">
+      <div class="card-top">
+        ${logo}
+        ${fields('header', face.headerFields)}
+      </div>
+      ${strip}
+      ${fields('secondary', face.secondaryFields)}
+      ${fields('auxiliary', face.auxiliaryFields)}
+      ${barcode}
+    </article>
+    ${actions}
+  </div>
+  ${handoff}
 </main>
 </body>
 </html>`;
-  return { html, contentSecurityPolicy: contentSecurityPolicy(style, model.logoUrl) };
+  return {
+    html,
+    contentSecurityPolicy: contentSecurityPolicy(
+      style,
+      model.logo !== null || model.strip !== null,
+    ),
+  };
 }

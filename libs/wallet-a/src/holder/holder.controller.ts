@@ -10,6 +10,17 @@ class SlugParam {
   @Matches(/^[A-Za-z0-9_-]{3,64}$/) slug!: string;
 }
 
+class ImageParams extends SlugParam {
+  /** The upload's key, as the pass's `uploadInfoList` has it. */
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/) uploadKey!: string;
+}
+
+/**
+ * An upload's bytes never change and a new image is a new upload (a new URL), so browsers and
+ * proxies may keep it for a year without asking again.
+ */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 class HolderParams extends SlugParam {
   /** A holder token: base64url (DESIGN.md §6). */
   @Matches(/^[A-Za-z0-9_-]{16,64}$/) holderToken!: string;
@@ -46,6 +57,17 @@ export class HolderController {
   ): Promise<void> {
     const pkpass = await this.holder.package(slug);
     sendPackage(request, response, pkpass, `${slug}.pkpass`);
+  }
+
+  /** The pass's logo and strip files the page shows (`<img>` from its own origin). */
+  @Get(':slug/images/:uploadKey')
+  async image(@Param() { slug, uploadKey }: ImageParams, @Res() response: Response): Promise<void> {
+    const image = await this.holder.image(slug, uploadKey);
+    response.setHeader('Content-Type', 'image/png');
+    response.setHeader('Cache-Control', IMMUTABLE);
+    response.setHeader('ETag', image.etag);
+    // Express answers 304 itself when If-None-Match names this ETag.
+    response.send(image.bytes);
   }
 
   @Get(':slug/h/:holderToken')

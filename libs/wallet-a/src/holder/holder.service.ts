@@ -1,12 +1,21 @@
 import { APP_CONFIG, EntityRows, NotFoundError, type AppConfig } from '@app/core';
 import { GoogleSaveLinks, Holder, Pass } from '@app/passes';
-import { UploadsService } from '@app/uploads';
+import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { buildPassFace } from '../package/pass-json';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
-import { renderHolderPage, type HolderPage } from './holder-page';
+import { renderHolderPage, type HolderPage, type PageImage } from './holder-page';
 
-const LOGO_URL_SECONDS = 3600;
+/** The images the page shows (Wallet's names, with their @2x/@3x files). */
+const PAGE_IMAGE = /^(logo|strip)(@([23])x)?\.png$/;
+
+/** One of a pass's images, for the page's image route. */
+export interface PassImage {
+  bytes: Buffer;
+  /** Strong validator: an upload's bytes never change, so its key names them. */
+  etag: string;
+}
 
 @Injectable()
 export class HolderService {
@@ -24,7 +33,8 @@ export class HolderService {
 
   async page(slug: string): Promise<HolderPage> {
     const pass = await this.publishedPass(slug);
-    return this.render(pass, {
+    return this.render(pass, undefined, {
+      pageUrl: `${this.config.publicBaseUrl}/p/${pass.slug}`,
       walletAUrl: `${this.config.publicBaseUrl}/p/${pass.slug}/pass.pkpass`,
       walletBUrl: await this.googleSaveLinks.saveUrlFor(pass),
     });
@@ -37,7 +47,8 @@ export class HolderService {
    */
   async holderPage(slug: string, holderToken: string): Promise<HolderPage> {
     const { pass, holder } = await this.publishedHolder(slug, holderToken);
-    return this.render(pass, {
+    return this.render(pass, holder, {
+      pageUrl: `${this.config.publicBaseUrl}/p/${pass.slug}/h/${holder.holderToken}`,
       walletAUrl:
         holder.status === 'Voided'
           ? null
@@ -53,27 +64,62 @@ export class HolderService {
     return this.packages.packageForHolder(pass, holder);
   }
 
+  /**
+   * One of the pass's logo or strip files, for the page: only of a published pass, only a file
+   * its `uploadInfoList` names as such (PNG, checked when the pass was published).
+   */
+  async image(slug: string, uploadKey: string): Promise<PassImage> {
+    const pass = await this.publishedPass(slug);
+    const info = pass.uploadInfoList.find(
+      (candidate) => candidate.uploadKey === uploadKey && PAGE_IMAGE.test(candidate.fileName),
+    );
+    if (info === undefined) throw new NotFoundError('Image', uploadKey);
+    const upload = await this.uploads.getForWorkspace(pass.workspaceId, uploadKey);
+    if (upload.contentType !== 'image/png') throw new NotFoundError('Image', uploadKey);
+    return {
+      bytes: await this.uploads.readBytes(upload, PASS_IMAGES_MAX_BYTES),
+      etag: `"${upload.id}"`,
+    };
+  }
+
   private async render(
     pass: Pass,
-    urls: { walletAUrl: string | null; walletBUrl: string | null },
+    holder: Holder | undefined,
+    urls: { pageUrl: string; walletAUrl: string | null; walletBUrl: string | null },
   ): Promise<HolderPage> {
     const metadata = pass.passMetadata;
-    const logo = pass.uploadInfoList.find((info) => info.fileName === 'logo.png');
-    const logoUrl = logo
-      ? await this.uploads.signedUrl(
-          await this.uploads.getForWorkspace(pass.workspaceId, logo.uploadKey),
-          LOGO_URL_SECONDS,
-        )
-      : null;
     return renderHolderPage({
       passName: pass.passName,
       organizationName: metadata.organizationName,
       description: metadata.description,
-      backgroundColor: metadata.backgroundColor ?? '#ffffff',
-      textColor: metadata.displayTextColor ?? '#000000',
-      logoUrl,
+      face: buildPassFace(pass, holder),
+      logo: this.pageImage(pass, 'logo'),
+      strip: this.pageImage(pass, 'strip'),
+      personal: holder !== undefined,
       ...urls,
     });
+  }
+
+  /**
+   * The page's `<img>` of one of the pass's images: relative URLs of the image route, so the
+   * page loads them from its own origin whatever host it was opened on, and keyed by upload so
+   * browsers may keep them (a new image is a new upload, hence a new URL).
+   */
+  private pageImage(pass: Pass, name: 'logo' | 'strip'): PageImage | null {
+    const scales = new Map<number, string>();
+    for (const info of pass.uploadInfoList) {
+      const match = PAGE_IMAGE.exec(info.fileName);
+      if (match?.[1] === name) {
+        scales.set(Number(match[3] ?? 1), `/p/${pass.slug}/images/${info.uploadKey}`);
+      }
+    }
+    const ordered = [...scales.entries()].sort(([a], [b]) => a - b);
+    if (ordered.length === 0) return null;
+    return {
+      src: ordered[0][1],
+      srcset:
+        ordered.length > 1 ? ordered.map(([scale, url]) => `${url} ${scale}x`).join(', ') : '',
+    };
   }
 
   async package(slug: string): Promise<PassPackage> {

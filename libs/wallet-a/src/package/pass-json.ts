@@ -82,6 +82,63 @@ function backField(source: BackFieldDto): PassJsonField {
   };
 }
 
+/** What a holder's copy changes on the face of the pass ({@link PassJsonHolder}). */
+export type PassFaceHolder = Pick<PassJsonHolder, 'fieldValues' | 'barcodeValue' | 'barcodeText'>;
+
+/** The pass's one barcode, as pass.json's `barcodes` entry has it. */
+export interface PassBarcode {
+  format: 'PKBarcodeFormatQR';
+  message: string;
+  messageEncoding: 'iso-8859-1';
+  altText?: string;
+}
+
+/**
+ * What a holder sees on the front of the pass: its colours (`#RRGGBB`, null where Wallet uses
+ * its own), the store card's front fields and the barcode. The package and the holder's page
+ * both read it from here, so a holder's values and barcode fall back to the pass's in one place.
+ */
+export interface PassFace {
+  backgroundColor: string | null;
+  foregroundColor: string | null;
+  labelColor: string | null;
+  headerFields: PassJsonField[];
+  primaryFields: PassJsonField[];
+  secondaryFields: PassJsonField[];
+  auxiliaryFields: PassJsonField[];
+  barcode: PassBarcode | null;
+}
+
+/** The face of the pass, or of a holder's copy of it; text cleaned as holders see it. */
+export function buildPassFace(pass: Pass, holder?: PassFaceHolder): PassFace {
+  return displayTextDeep(passFace(pass, holder));
+}
+
+function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
+  const metadata = pass.passMetadata;
+  const values = holder?.fieldValues ?? {};
+  const qrUrl = holder?.barcodeValue ?? metadata.qrUrl;
+  const qrText = holder?.barcodeText ?? metadata.qrText;
+  return {
+    backgroundColor: metadata.backgroundColor ?? null,
+    // Wallet's labels take the text colour too: the API has one colour for both.
+    foregroundColor: metadata.displayTextColor ?? null,
+    labelColor: metadata.displayTextColor ?? null,
+    headerFields: metadata.topField ? [field(metadata.topField, values)] : [],
+    primaryFields: [],
+    secondaryFields: (metadata.secondaryFields ?? []).map((source) => field(source, values)),
+    auxiliaryFields: [],
+    barcode: qrUrl
+      ? {
+          format: 'PKBarcodeFormatQR',
+          message: qrUrl,
+          messageEncoding: 'iso-8859-1',
+          ...(qrText ? { altText: qrText } : {}),
+        }
+      : null,
+  };
+}
+
 /**
  * The pass.json of a store card (the style that shows logo, icon and strip images): the
  * spec's topField is the header field, secondaryFields and backFields map one to one.
@@ -95,9 +152,7 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
   const backFields = (metadata.backFields ?? []).map(backField);
   if (context.messageField) backFields.unshift(context.messageField);
   const holder = context.holder;
-  const values = holder?.fieldValues ?? {};
-  const qrUrl = holder?.barcodeValue ?? metadata.qrUrl;
-  const qrText = holder?.barcodeText ?? metadata.qrText;
+  const face = passFace(pass, holder);
   return {
     formatVersion: 1,
     passTypeIdentifier: context.passTypeIdentifier,
@@ -105,27 +160,12 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
     serialNumber: holder?.serialNumber ?? pass.id,
     organizationName: metadata.organizationName,
     description: metadata.description,
-    ...(metadata.backgroundColor ? { backgroundColor: hexToRgb(metadata.backgroundColor) } : {}),
-    ...(metadata.displayTextColor
-      ? {
-          foregroundColor: hexToRgb(metadata.displayTextColor),
-          labelColor: hexToRgb(metadata.displayTextColor),
-        }
-      : {}),
+    ...(face.backgroundColor ? { backgroundColor: hexToRgb(face.backgroundColor) } : {}),
+    ...(face.foregroundColor ? { foregroundColor: hexToRgb(face.foregroundColor) } : {}),
+    ...(face.labelColor ? { labelColor: hexToRgb(face.labelColor) } : {}),
     webServiceURL: context.webServiceURL,
     authenticationToken: context.authenticationToken,
-    ...(qrUrl
-      ? {
-          barcodes: [
-            {
-              format: 'PKBarcodeFormatQR',
-              message: qrUrl,
-              messageEncoding: 'iso-8859-1',
-              ...(qrText ? { altText: qrText } : {}),
-            },
-          ],
-        }
-      : {}),
+    ...(face.barcode ? { barcodes: [face.barcode] } : {}),
     ...(context.locations.length > 0
       ? {
           locations: context.locations.slice(0, 10).map((location) => ({
@@ -138,10 +178,10 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
       : {}),
     ...(pass.deletedTime !== null || holder?.voided === true ? { voided: true } : {}),
     storeCard: {
-      headerFields: metadata.topField ? [field(metadata.topField, values)] : [],
-      primaryFields: [],
-      secondaryFields: (metadata.secondaryFields ?? []).map((source) => field(source, values)),
-      auxiliaryFields: [],
+      headerFields: face.headerFields,
+      primaryFields: face.primaryFields,
+      secondaryFields: face.secondaryFields,
+      auxiliaryFields: face.auxiliaryFields,
       backFields,
     },
   };

@@ -1,6 +1,6 @@
 import { APP_CONFIG, ConflictError, type AppConfig } from '@app/core';
 import { LocationsService } from '@app/locations';
-import type { Holder, Pass } from '@app/passes';
+import { shownMessage, type Holder, type Pass } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
@@ -81,17 +81,18 @@ export class PassPackageService {
       this.locations.enabledForPass(pass.workspaceId, pass.id),
       this.images(pass),
     ]);
+    const message = shownMessage(pass, holder);
     const passJson = buildPassJson(pass, {
       passTypeIdentifier: this.config.walletA.passTypeId,
       teamIdentifier: this.config.walletA.teamId,
       webServiceURL: `${this.config.publicBaseUrl}/passkit`,
       authenticationToken,
       // The latest notification: its changeMessage puts the message on the lock screen.
-      messageField: pass.walletAMessage
+      messageField: message
         ? {
             key: 'notification',
-            ...(pass.walletAMessage.label ? { label: pass.walletAMessage.label } : {}),
-            value: pass.walletAMessage.message,
+            ...(message.label ? { label: message.label } : {}),
+            value: message.message,
             changeMessage: '%@',
           }
         : undefined,

@@ -1,16 +1,9 @@
 import { Holder, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  hkdfSync,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IsNull, Repository } from 'typeorm';
-import { SigningMaterialProvider } from '../signing/signing-material';
+import { SecretSealer, type SecretBox } from '../signing/secret-sealer';
 
 const HASH_BYTES = 32;
 
@@ -21,20 +14,21 @@ function sha256(text: string): Buffer {
 /**
  * The `authenticationToken` of each pass: random (32 characters), made when the pass is
  * first packaged. The database keeps a SHA-256 to check devices' `ApplePass` headers and an
- * AES-256-GCM copy to put the same token into every later version of the package (Apple
- * devices keep using the token of the pass they hold). The encryption key is derived from
- * the pass-signing key, which is stable for the life of the passes it signs. A personal holder
+ * sealed copy ({@link SecretSealer}) to put the same token into every later version of the
+ * package (Apple devices keep using the token of the pass they hold). A personal holder
  * has a token of its own, kept the same way in its row, handed out only in its own package.
  */
 @Injectable()
 export class PassTokenService {
-  private key?: Buffer;
+  private readonly box: SecretBox;
 
   constructor(
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
-    private readonly signing: SigningMaterialProvider,
-  ) {}
+    sealer: SecretSealer,
+  ) {
+    this.box = sealer.box('walletA authenticationToken');
+  }
 
   /** The pass's token, made (once, even under concurrent calls) if it has none yet. */
   async tokenFor(pass: Pass): Promise<string> {
@@ -83,30 +77,11 @@ export class PassTokenService {
     return expected.length === HASH_BYTES && timingSafeEqual(actual, expected);
   }
 
-  private encryptionKey(): Buffer {
-    this.key ??= Buffer.from(
-      hkdfSync(
-        'sha256',
-        this.signing.get().keyPem,
-        'wallet-pass-service',
-        'walletA authenticationToken',
-        32,
-      ),
-    );
-    return this.key;
-  }
-
   private encrypt(token: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.encryptionKey(), iv);
-    const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-    return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url')).join('.');
+    return this.box.seal(token);
   }
 
   private decrypt(stored: string): string {
-    const [iv, tag, sealed] = stored.split('.').map((part) => Buffer.from(part, 'base64url'));
-    const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey(), iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(sealed), decipher.final()]).toString('utf8');
+    return this.box.open(stored);
   }
 }

@@ -1,4 +1,4 @@
-import { isUniqueViolation, newId, sqlDialect } from '@app/core';
+import { isUniqueViolation, newId, ServiceEvents, sqlDialect } from '@app/core';
 import { Holder, lockPassRow, moveHolderCounters, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
@@ -15,7 +15,10 @@ import { Registration } from './registration.entity';
  */
 @Injectable()
 export class RegistrationsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: ServiceEvents,
+  ) {}
 
   /** `created` for a new (or returning) device, `existing` when it was registered already. */
   async register(
@@ -42,7 +45,10 @@ export class RegistrationsService {
           updatedTime: now,
           removedTime: null,
         });
-        await this.moveCounters(manager, pass.id, holder?.id ?? null, { issued: true, active: 1 });
+        await this.moveCounters(manager, pass, holder?.id ?? null, now, {
+          issued: true,
+          active: 1,
+        });
         return 'created';
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -53,7 +59,7 @@ export class RegistrationsService {
         { removedTime: null, pushToken, updatedTime: now },
       );
       if (returning.affected === 1) {
-        await this.moveCounters(manager, pass.id, holder?.id ?? null, {
+        await this.moveCounters(manager, pass, holder?.id ?? null, now, {
           issued: false,
           active: 1,
         });
@@ -135,29 +141,44 @@ export class RegistrationsService {
         { removedTime: now, updatedTime: now },
       );
       if (result.affected === 1)
-        await this.moveCounters(manager, registration.passId, registration.holderId, {
-          issued: false,
-          active: -1,
-        });
+        await this.moveCounters(
+          manager,
+          { id: registration.passId, workspaceId: registration.workspaceId },
+          registration.holderId,
+          now,
+          { issued: false, active: -1 },
+        );
     });
   }
 
-  /** The pass's apple counters, and the holder's installed count for a holder's copy. */
+  /**
+   * The pass's apple counters, the holder's installed count for a holder's copy, and the
+   * `pass.installed`/`pass.uninstalled` event: only ever called when a registration really
+   * became active or inactive, so a repeated call announces nothing.
+   */
   private async moveCounters(
     manager: EntityManager,
-    passId: string,
+    pass: Pick<Pass, 'id' | 'workspaceId'>,
     holderId: string | null,
+    time: Date,
     change: { issued: boolean; active: 1 | -1 },
   ): Promise<void> {
-    await moveHolderCounters(manager, passId, 'apple', change);
-    if (holderId === null) return;
-    await manager
-      .createQueryBuilder()
-      .update(Holder)
-      .set({
-        appleInstalledCount: () => `apple_installed_count ${change.active > 0 ? '+' : '-'} 1`,
-      })
-      .where('id = :holderId', { holderId })
-      .execute();
+    await moveHolderCounters(manager, pass.id, 'apple', change);
+    if (holderId !== null) {
+      await manager
+        .createQueryBuilder()
+        .update(Holder)
+        .set({
+          appleInstalledCount: () => `apple_installed_count ${change.active > 0 ? '+' : '-'} 1`,
+        })
+        .where('id = :holderId', { holderId })
+        .execute();
+    }
+    await this.events.record(manager, {
+      type: change.active > 0 ? 'pass.installed' : 'pass.uninstalled',
+      workspaceId: pass.workspaceId,
+      time,
+      data: { passId: pass.id, holderId, platform: 'WalletA' },
+    });
   }
 }

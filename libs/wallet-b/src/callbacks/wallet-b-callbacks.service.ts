@@ -3,10 +3,11 @@ import {
   isUniqueViolation,
   MalformedRequestError,
   newId,
+  ServiceEvents,
   UnavailableError,
   type AppConfig,
 } from '@app/core';
-import { Holder, lockPassRow, moveHolderCounters } from '@app/passes';
+import { Holder, lockPassRow, moveHolderCounters, type Pass } from '@app/passes';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
 import { holderSerialFromObjectId, passIdFromClassId } from '../google/pass-resources';
@@ -41,6 +42,7 @@ export class WalletBCallbacksService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly rootKeys: GoogleRootKeys,
+    private readonly events: ServiceEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -124,8 +126,7 @@ export class WalletBCallbacksService {
             createdTime: now,
             updatedTime: now,
           });
-          await moveHolderCounters(manager, passId, 'google', { issued: true, active: 1 });
-          await this.moveHolderInstalled(manager, holderId, 1);
+          await this.moveCounters(manager, pass, holderId, now, { issued: true, active: 1 });
           return { result: 'applied' as const, event };
         }
         const restored = await manager.update(
@@ -134,8 +135,10 @@ export class WalletBCallbacksService {
           { deletedTime: null, savedTime: now, updatedTime: now },
         );
         if (restored.affected !== 1) return { result: 'no-change' as const, event };
-        await moveHolderCounters(manager, passId, 'google', { issued: false, active: 1 });
-        await this.moveHolderInstalled(manager, existing.holderId, 1);
+        await this.moveCounters(manager, pass, existing.holderId, now, {
+          issued: false,
+          active: 1,
+        });
         return { result: 'applied' as const, event };
       }
 
@@ -147,8 +150,10 @@ export class WalletBCallbacksService {
         { deletedTime: now, updatedTime: now },
       );
       if (removed.affected !== 1) return { result: 'no-change' as const, event };
-      await moveHolderCounters(manager, passId, 'google', { issued: false, active: -1 });
-      await this.moveHolderInstalled(manager, existing.holderId, -1);
+      await this.moveCounters(manager, pass, existing.holderId, now, {
+        issued: false,
+        active: -1,
+      });
       return { result: 'applied' as const, event };
     });
   }
@@ -168,17 +173,31 @@ export class WalletBCallbacksService {
     return holder?.id ?? null;
   }
 
-  /** In SQL, so concurrent callbacks of one holder's object each count. */
-  private async moveHolderInstalled(
+  /**
+   * The pass's google counters, the holder's installed count (in SQL, so concurrent callbacks
+   * of one holder's object each count) and the `pass.installed`/`pass.uninstalled` event: only
+   * called when an object really became active or inactive.
+   */
+  private async moveCounters(
     manager: EntityManager,
+    pass: Pass,
     holderId: string | null,
-    by: 1 | -1,
+    time: Date,
+    change: { issued: boolean; active: 1 | -1 },
   ): Promise<void> {
-    if (holderId === null) return;
-    await manager.update(
-      Holder,
-      { id: holderId },
-      { googleInstalledCount: () => `google_installed_count ${by > 0 ? '+' : '-'} 1` },
-    );
+    await moveHolderCounters(manager, pass.id, 'google', change);
+    if (holderId !== null) {
+      await manager.update(
+        Holder,
+        { id: holderId },
+        { googleInstalledCount: () => `google_installed_count ${change.active > 0 ? '+' : '-'} 1` },
+      );
+    }
+    await this.events.record(manager, {
+      type: change.active > 0 ? 'pass.installed' : 'pass.uninstalled',
+      workspaceId: pass.workspaceId,
+      time,
+      data: { passId: pass.id, holderId, platform: 'WalletB' },
+    });
   }
 }

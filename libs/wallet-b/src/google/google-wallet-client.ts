@@ -116,6 +116,19 @@ export class GoogleWalletClient {
     ).then((result) => (result.ok ? { ok: true, value: result.value.resource } : result));
   }
 
+  getObject(objectId: string): Promise<GoogleResult<GenericObject>> {
+    return this.request('GET', `/genericObject/${encodeURIComponent(objectId)}`, undefined);
+  }
+
+  /** Adds a message to one object only: its holder sees it (and is notified, per type). */
+  addObjectMessage(objectId: string, message: WalletMessage): Promise<GoogleResult<GenericObject>> {
+    return this.request<{ resource: GenericObject }>(
+      'POST',
+      `/genericObject/${encodeURIComponent(objectId)}/addMessage`,
+      { message },
+    ).then((result) => (result.ok ? { ok: true, value: result.value.resource } : result));
+  }
+
   patchObject(
     objectId: string,
     content: GenericObjectContent,

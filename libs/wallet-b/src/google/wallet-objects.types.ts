@@ -72,7 +72,9 @@ export interface GenericObject {
   barcode?: { type: 'QR_CODE'; value: string; alternateText?: string };
   /** A personal holder's own field values (the card template shows them before the class's). */
   textModulesData?: TextModuleData[];
+  /** Messages added to this object alone (a notification to chosen holders). */
+  messages?: WalletMessage[];
 }
 
-/** The fields of a GenericObject that follow the pass (everything but id and class). */
-export type GenericObjectContent = Omit<GenericObject, 'id' | 'classId'>;
+/** The fields of a GenericObject that follow the pass (everything but id, class and messages). */
+export type GenericObjectContent = Omit<GenericObject, 'id' | 'classId' | 'messages'>;

@@ -1,6 +1,5 @@
-import { MigrationInterface, QueryRunner, TableColumn, TableIndex, TableUnique } from 'typeorm';
-import { dialectOfType } from '../dialect';
-import { refColumn, stringColumn } from '../schema';
+import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeorm';
+import { refColumn, replaceUniqueKey, stringColumn } from '../schema';
 
 /**
  * Personal passes on WalletA (DESIGN.md §6, stage 2):
@@ -30,8 +29,9 @@ export class HoldersWalletA1763940000000 implements MigrationInterface {
     ]);
     // Every registration so far is of a shared pass, whose serial number is the pass id.
     await queryRunner.query('UPDATE wallet_a_registration SET serial_number = pass_id');
-    await this.replaceUnique(
+    await replaceUniqueKey(
       queryRunner,
+      'wallet_a_registration',
       'uq_registration_device_pass',
       'uq_registration_device_serial',
       ['device_library_id', 'serial_number'],
@@ -56,8 +56,9 @@ export class HoldersWalletA1763940000000 implements MigrationInterface {
     await queryRunner.dropColumn('wallet_a_push_job', 'holder_id');
     await queryRunner.dropIndex('wallet_a_registration', 'ix_registration_holder');
     await queryRunner.query('DELETE FROM wallet_a_registration WHERE holder_id IS NOT NULL');
-    await this.replaceUnique(
+    await replaceUniqueKey(
       queryRunner,
+      'wallet_a_registration',
       'uq_registration_device_serial',
       'uq_registration_device_pass',
       ['device_library_id', 'pass_id'],
@@ -66,29 +67,5 @@ export class HoldersWalletA1763940000000 implements MigrationInterface {
     await queryRunner.dropColumn('wallet_a_registration', 'holder_id');
     await queryRunner.dropColumn('holder', 'wallet_a_token');
     await queryRunner.dropColumn('holder', 'wallet_a_token_hash');
-  }
-
-  /**
-   * A unique key of wallet_a_registration replaced by another: MySQL keeps `uniques` of a
-   * created table as unique indexes (TypeORM refuses its constraint API there), SQLite as
-   * table constraints.
-   */
-  private async replaceUnique(
-    queryRunner: QueryRunner,
-    from: string,
-    to: string,
-    columnNames: string[],
-  ): Promise<void> {
-    const table = 'wallet_a_registration';
-    if (dialectOfType(queryRunner.connection.options.type).isMysql) {
-      await queryRunner.dropIndex(table, from);
-      await queryRunner.createIndex(
-        table,
-        new TableIndex({ name: to, columnNames, isUnique: true }),
-      );
-    } else {
-      await queryRunner.dropUniqueConstraint(table, from);
-      await queryRunner.createUniqueConstraint(table, new TableUnique({ name: to, columnNames }));
-    }
   }
 }

@@ -12,6 +12,10 @@ import { AddRetentionIndexes1763920000000 } from './1763920000000-add-retention-
 import { CreateHolders1763930000000 } from './1763930000000-create-holders';
 import { HoldersWalletA1763940000000 } from './1763940000000-holders-wallet-a';
 import { HoldersWalletB1763950000000 } from './1763950000000-holders-wallet-b';
+import { CreatePassDailyStats1763960000000 } from './1763960000000-create-pass-daily-stats';
+import { CreateWebhooks1763970000000 } from './1763970000000-create-webhooks';
+import { TargetedNotifications1763990000000 } from './1763990000000-targeted-notifications';
+import { NotificationShards1764010000000 } from './1764010000000-notification-shards';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -29,4 +33,8 @@ export const MIGRATIONS = [
   CreateHolders1763930000000,
   HoldersWalletA1763940000000,
   HoldersWalletB1763950000000,
+  CreatePassDailyStats1763960000000,
+  CreateWebhooks1763970000000,
+  TargetedNotifications1763990000000,
+  NotificationShards1764010000000,
 ];

@@ -1,0 +1,198 @@
+import type { Pass } from '@app/passes';
+import { createHash } from 'node:crypto';
+import QRCode from 'qrcode';
+import { buildPassFace } from '../package/pass-json';
+import { renderHolderPage, type HolderPageModel } from './holder-page';
+import { barcodeSvg, urlQrSvg } from './qr-svg';
+
+const HOSTILE = '<script>alert(1)</script>';
+
+const pass = {
+  id: 'pass-1',
+  slug: 'gold-card',
+  deletedTime: null,
+  passName: 'Gold card',
+  passMetadata: {
+    organizationName: 'Brand & Co',
+    description: 'Loyalty card',
+    backgroundColor: '#1A2B3C',
+    displayTextColor: '#F0E0D0',
+    topField: { key: 'points', label: 'Points', value: '0' },
+    secondaryFields: [
+      { key: 'tier', label: 'Tier', value: 'Basic' },
+      { key: 'city', label: 'City', value: 'Paris' },
+    ],
+    qrUrl: 'https://brand.example/q',
+    qrText: 'Member',
+  },
+} as unknown as Pass;
+
+function model(overrides: Partial<HolderPageModel> = {}): HolderPageModel {
+  return {
+    passName: pass.passName,
+    organizationName: pass.passMetadata.organizationName,
+    description: pass.passMetadata.description,
+    face: buildPassFace(pass),
+    logo: { src: '/p/gold-card/images/logo-key', srcset: '' },
+    strip: {
+      src: '/p/gold-card/images/strip-key',
+      srcset: '/p/gold-card/images/strip-key 1x, /p/gold-card/images/strip2-key 2x',
+    },
+    pageUrl: 'https://wallet.test/p/gold-card',
+    personal: false,
+    walletAUrl: 'https://wallet.test/p/gold-card/pass.pkpass',
+    walletBUrl: null,
+    ...overrides,
+  };
+}
+
+/** The text of the field with this key: `<dt>` label and `<dd>` value. */
+function field(html: string, key: string): { label: string; value: string } | undefined {
+  const match = new RegExp(
+    `data-key="${key}">\\s*<dt class="label">([^<]*)</dt>\\s*<dd class="value">([^<]*)</dd>`,
+  ).exec(html);
+  return match ? { label: match[1], value: match[2] } : undefined;
+}
+
+describe('the holder page', () => {
+  it('shows the pass as Wallet does: colours, logo, strip, fields, barcode, buttons', async () => {
+    const { html, contentSecurityPolicy } = await renderHolderPage(model());
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    expect(style).toContain('--pass-bg: #1A2B3C; --pass-fg: #F0E0D0; --pass-label: #F0E0D0;');
+    const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+    expect(contentSecurityPolicy).toBe(
+      `default-src 'none'; style-src 'sha256-${hash}'; img-src 'self'; base-uri 'none'; ` +
+        "form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(html).toContain(
+      '<img class="logo" src="/p/gold-card/images/logo-key" alt="Brand &#38; Co logo">',
+    );
+    expect(html).toContain(
+      'srcset="/p/gold-card/images/strip-key 1x, /p/gold-card/images/strip2-key 2x"',
+    );
+    expect(field(html, 'points')).toEqual({ label: 'Points', value: '0' });
+    expect(field(html, 'tier')).toEqual({ label: 'Tier', value: 'Basic' });
+    expect(html).toContain(await barcodeSvg(barcode()));
+    expect(html).toContain('<figcaption>Member</figcaption>');
+    expect(html).toContain('href="https://wallet.test/p/gold-card/pass.pkpass">Add to WalletA</a>');
+    expect(html).toContain('walletb disabled');
+    expect(html).not.toContain('<script');
+    expect(html).not.toMatch(/ style=/);
+  });
+
+  it("shows a holder's own values and barcode, the pass's where the holder has none", async () => {
+    const face = buildPassFace(pass, {
+      fieldValues: { points: '1200', city: 'Lyon' },
+      barcodeValue: 'member-7',
+      barcodeText: null,
+    });
+    const { html } = await renderHolderPage(model({ face, personal: true }));
+    expect(field(html, 'points')?.value).toBe('1200');
+    expect(field(html, 'tier')?.value).toBe('Basic');
+    expect(field(html, 'city')?.value).toBe('Lyon');
+    expect(html).toContain('data-barcode-message="member-7"');
+    expect(html).toContain(
+      await barcodeSvg({
+        format: 'PKBarcodeFormatQR',
+        message: 'member-7',
+        messageEncoding: 'iso-8859-1',
+      }),
+    );
+    // Barcode text not set: the pass's.
+    expect(html).toContain('<figcaption>Member</figcaption>');
+    expect(html).toContain('This pass is yours alone');
+  });
+
+  it('escapes every value the brand or the holder wrote', async () => {
+    const hostilePass = {
+      ...pass,
+      passName: HOSTILE,
+      passMetadata: {
+        ...pass.passMetadata,
+        organizationName: `"><img src=x onerror=alert(1)>`,
+        description: HOSTILE,
+        topField: { key: 'points', label: HOSTILE, value: '0' },
+        qrText: HOSTILE,
+      },
+    } as unknown as Pass;
+    const face = buildPassFace(hostilePass, {
+      fieldValues: { points: HOSTILE, tier: 'a\u202Egnp.exe' },
+      barcodeValue: `x"><script>`,
+      barcodeText: null,
+    });
+    const { html } = await renderHolderPage(
+      model({
+        passName: HOSTILE,
+        organizationName: hostilePass.passMetadata.organizationName,
+        description: HOSTILE,
+        face,
+        walletBUrl: 'https://pay.example/save?a=1&b="2"',
+      }),
+    );
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(field(html, 'points')).toEqual({
+      label: '&#60;script&#62;alert(1)&#60;/script&#62;',
+      value: '&#60;script&#62;alert(1)&#60;/script&#62;',
+    });
+    expect(field(html, 'tier')?.value).toBe('agnp.exe');
+    expect(html).toContain('data-barcode-message="x&#34;&#62;&#60;script&#62;"');
+    expect(html).toContain('href="https://pay.example/save?a=1&#38;b=&#34;2&#34;"');
+  });
+
+  it('keeps a colour that is not #RRGGBB out of the style sheet', async () => {
+    const face = { ...buildPassFace(pass), backgroundColor: 'red; } body { display: none' };
+    const { html } = await renderHolderPage(model({ face }));
+    expect(html).toContain('--pass-bg: #ffffff;');
+    expect(html).not.toContain('display: none }');
+  });
+
+  it('offers a desktop browser a QR code of its own URL, in a block phones hide', async () => {
+    const pageUrl = 'https://wallet.test/p/gold-card/h/abcdefghijklmnopqrstuvwxyz012345';
+    const { html } = await renderHolderPage(model({ pageUrl, personal: true }));
+    expect(html).toContain('<h2 id="handoff-title">Open on your phone</h2>');
+    expect(html).toContain(`data-url="${pageUrl}"`);
+    const svg = await urlQrSvg(pageUrl);
+    expect(html).toContain(svg);
+    // The library's own drawing of the URL, byte for byte.
+    expect(svg).toBe(await QRCode.toString(pageUrl, { type: 'svg', margin: 2 }));
+    expect(html).toMatch(
+      /\.handoff \{ display: none; \}[\s\S]*@media \(hover: hover\) and \(pointer: fine\) and \(min-width: 48rem\) \{[\s\S]*\.handoff \{ display: block;/,
+    );
+  });
+
+  it('shows a voided pass without barcode, buttons or phone code', async () => {
+    const { html, contentSecurityPolicy } = await renderHolderPage(
+      model({ walletAUrl: null, walletBUrl: null, logo: null, strip: null }),
+    );
+    expect(html).toContain('This pass is no longer valid.');
+    expect(html).not.toContain('Add to WalletA');
+    expect(html).not.toContain('data-barcode-message');
+    expect(html).not.toContain('class="handoff"');
+    expect(html).toContain('<span class="logo-text">Brand &#38; Co</span>');
+    expect(contentSecurityPolicy).toContain("img-src 'none'");
+  });
+});
+
+describe('the barcode drawing', () => {
+  it('encodes the message as the package declares it (ISO-8859-1), UTF-8 where it cannot', async () => {
+    const latin = await barcodeSvg({ ...barcode(), message: 'Café 10442' });
+    expect(latin).toBe(await bytesSvg(Buffer.from('Café 10442', 'latin1')));
+    expect(latin).not.toBe(await bytesSvg(Buffer.from('Café 10442', 'utf8')));
+    const wide = await barcodeSvg({ ...barcode(), message: 'Member 😀' });
+    expect(wide).toBe(await bytesSvg(Buffer.from('Member 😀', 'utf8')));
+  });
+});
+
+function barcode() {
+  return {
+    format: 'PKBarcodeFormatQR',
+    message: 'https://brand.example/q',
+    messageEncoding: 'iso-8859-1',
+  } as const;
+}
+
+function bytesSvg(bytes: Buffer): Promise<string> {
+  return QRCode.toString([{ data: bytes, mode: 'byte' }], { type: 'svg', margin: 2 });
+}

@@ -1,0 +1,51 @@
+import { RetentionWorker } from '@app/core';
+import { WalletAModule } from '@app/wallet-a';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { WebhookDeliveryWorker } from './delivery/webhook-delivery.worker';
+import { WebhookOutbox } from './delivery/webhook-outbox';
+import { WebhookSender } from './delivery/webhook-sender';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/**
+ * Signed webhooks (DESIGN.md §7): the endpoints API, the outbox that turns recorded service
+ * events into deliveries in the causing transaction, and the delivery worker. Imported by the
+ * API (routes, recording) and the worker process (recording, delivering).
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery]),
+    // SecretSealer: the secrets are sealed like WalletA authentication tokens.
+    WalletAModule,
+  ],
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhookSender, WebhookDeliveryWorker, WebhookOutbox],
+  exports: [WebhooksService],
+})
+export class WebhooksModule {
+  constructor(retention: RetentionWorker) {
+    retention.register({
+      table: 'webhook_delivery',
+      key: 'id',
+      expired: ({ cutoff }) => ({
+        where: "status IN ('Delivered', 'Failed') AND finished_time < ?",
+        parameters: [cutoff],
+      }),
+    });
+    // A delivery whose endpoint was deleted while its event was being recorded (no foreign
+    // key, so as not to fail that change): never claimed, it goes once old.
+    retention.register({
+      table: 'webhook_delivery',
+      key: 'id',
+      expired: ({ cutoff }) => ({
+        where:
+          "status = 'Pending' AND next_attempt_time < ? AND NOT EXISTS " +
+          '(SELECT 1 FROM webhook_endpoint e WHERE e.id = webhook_delivery.endpoint_id)',
+        parameters: [cutoff],
+      }),
+    });
+  }
+}
