@@ -4,6 +4,7 @@
 #   TEST_MYSQL_URL  server for the second run (default mysql://root@127.0.0.1:3306/test)
 #   TEST_REDIS_URL  Redis for the shared rate-limit store test (default redis://127.0.0.1:6379)
 #   REQUIRE_MYSQL=1 fail instead of skipping the MariaDB run when the server is unreachable
+#   JEST_TIME_LIMIT longest one Jest run may take (default 35m; `timeout` syntax)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,12 +40,27 @@ fi
 echo "== build"
 npx nest build api
 
+# On two cores Jest runs every test file inside its own process, so one handle a test or a
+# library leaves open (a socket, a reconnect timer) would keep it alive after the summary: a
+# CI run once printed both runs green and then hung until its time ran out. --forceExit ends
+# Jest once the results are in; the time limit turns any other hang into a red run that says so.
+JEST_TIME_LIMIT="${JEST_TIME_LIMIT:-35m}"
+run_jest() { # dialect
+  local status=0
+  TEST_DB="$1" timeout --kill-after=30s "$JEST_TIME_LIMIT" \
+    npx jest --config jest.config.js --forceExit || status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "The $1 test run did not finish within $JEST_TIME_LIMIT (JEST_TIME_LIMIT)" >&2
+  fi
+  return "$status"
+}
+
 echo "== tests on SQLite"
-TEST_DB=sqlite npx jest --config jest.config.js
+run_jest sqlite
 
 if node scripts/reachable.js mysql "$TEST_MYSQL_URL"; then
   echo "== tests on MariaDB/MySQL ($TEST_MYSQL_URL)"
-  TEST_DB=mysql npx jest --config jest.config.js
+  run_jest mysql
 elif [ "${REQUIRE_MYSQL:-0}" = "1" ]; then
   echo "MariaDB/MySQL is not reachable at $TEST_MYSQL_URL and REQUIRE_MYSQL=1" >&2
   exit 1

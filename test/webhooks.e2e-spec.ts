@@ -1,7 +1,6 @@
 import { newId, RetentionWorker, ServiceEvents } from '@app/core';
 import { WebhookDelivery } from '@app/webhooks';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -20,6 +19,12 @@ import {
   waitFor,
 } from './support/walleta-env';
 import { verify, WebhookReceiver, type WebhookEvent } from './support/webhook-receiver';
+import {
+  killWorker,
+  requireBuiltWorker,
+  startWorkerProcess,
+  type WorkerProcess,
+} from './support/worker-process';
 
 interface WebhookBody {
   id: string;
@@ -740,17 +745,14 @@ describe(`Webhook URLs without WEBHOOK_ALLOW_* (${TEST_DB})`, () => {
  * worker starts, so that each process is alone on the database (SQLite).
  */
 describe(`A webhook worker killed mid-delivery (${TEST_DB})`, () => {
-  const WORKER_MAIN = join(__dirname, '..', 'dist', 'apps', 'worker', 'src', 'main.js');
   const LEASE_MS = 2000;
   let database: TestDatabase;
   let receiver: WebhookReceiver;
   let env: Record<string, string>;
-  const workers: { process: ChildProcess; exited: Promise<number | null>; stderr: string[] }[] = [];
+  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(WORKER_MAIN)) {
-      throw new Error(`${WORKER_MAIN} is missing: build first (npx nest build api)`);
-    }
+    requireBuiltWorker();
     receiver = await WebhookReceiver.start();
     database = await createTestDatabase();
     env = {
@@ -768,29 +770,13 @@ describe(`A webhook worker killed mid-delivery (${TEST_DB})`, () => {
     };
   });
   afterAll(async () => {
-    for (const worker of workers) {
-      if (worker.process.exitCode === null && worker.process.signalCode === null) {
-        worker.process.kill('SIGKILL');
-        await worker.exited;
-      }
-    }
+    for (const worker of workers) await killWorker(worker);
     await database?.drop();
     await receiver?.close();
   });
 
-  function startWorker() {
-    const child = spawn(process.execPath, [WORKER_MAIN], {
-      env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const worker = {
-      process: child,
-      exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))),
-      stderr: [] as string[],
-    };
-    // Its log (stdout, JSON lines) and anything else it says, for a failure's message.
-    child.stdout.on('data', (chunk: Buffer) => worker.stderr.push(chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => worker.stderr.push(chunk.toString()));
+  function startWorker(): WorkerProcess {
+    const worker = startWorkerProcess(env, 'warn');
     workers.push(worker);
     return worker;
   }

@@ -1,8 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ApnsFake } from './fakes/apns-fake';
@@ -10,6 +6,11 @@ import { OwnerSession } from './support/session';
 import { startTestApp, TEST_JWT_SECRET, type TestApp } from './support/test-app';
 import { createTestDatabase, TEST_DB } from './support/test-database';
 import { publishedPassWithDevices, startWalletAEnv, waitFor } from './support/walleta-env';
+import {
+  requireBuiltWorker,
+  startWorkerProcess,
+  type WorkerProcess,
+} from './support/worker-process';
 
 /**
  * A kick in an API process (WORKER_ENABLED=false) wakes a separate worker process through
@@ -20,7 +21,6 @@ import { publishedPassWithDevices, startWalletAEnv, waitFor } from './support/wa
  * README): MariaDB/MySQL only. The worker is the built `dist/apps/worker/src/main.js`.
  */
 
-const WORKER_MAIN = join(__dirname, '..', 'dist', 'apps', 'worker', 'src', 'main.js');
 const DEVICES = 3;
 /** Well under the 60 s poll, well over a kick through Redis. */
 const WITHIN_MS = 1000;
@@ -33,17 +33,10 @@ const skipped =
       ? 'needs TEST_REDIS_URL (a reachable Redis)'
       : null;
 
-interface Worker {
-  process: ChildProcess;
-  messages: string[];
-  stderr: string[];
-  exited: Promise<number | null>;
-}
-
 /** The API in this process with its worker off, a worker process beside it, one database. */
 interface Scene {
   api: TestApp;
-  worker: Worker;
+  worker: WorkerProcess;
   owner: OwnerSession;
   passId: string;
   close(): Promise<void>;
@@ -57,9 +50,7 @@ interface Scene {
     const scenes: Scene[] = [];
 
     beforeAll(async () => {
-      if (!existsSync(WORKER_MAIN)) {
-        throw new Error(`${WORKER_MAIN} is missing: build first (npm run build)`);
-      }
+      requireBuiltWorker();
       const walletA = await startWalletAEnv();
       apns = walletA.apns;
       walletAEnv = walletA.env;
@@ -68,29 +59,6 @@ interface Scene {
       for (const scene of scenes) await scene.close();
       await apns?.close();
     });
-
-    function startWorker(env: Record<string, string>): Worker {
-      const child = spawn(process.execPath, [WORKER_MAIN], {
-        env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'info' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const worker: Worker = {
-        process: child,
-        messages: [],
-        stderr: [],
-        exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-      };
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        try {
-          const parsed = JSON.parse(line) as { msg?: unknown };
-          worker.messages.push(String(parsed.msg));
-        } catch {
-          worker.stderr.push(line);
-        }
-      });
-      createInterface({ input: child.stderr }).on('line', (line) => worker.stderr.push(line));
-      return worker;
-    }
 
     async function startScene(withRedis: boolean): Promise<Scene> {
       const database = await createTestDatabase();
@@ -116,13 +84,14 @@ interface Scene {
         .get(DataSource)
         .query("UPDATE wallet_a_push_job SET state = 'done' WHERE pass_id = ?", [pass.id]);
 
-      const worker = startWorker(env);
+      const worker = startWorkerProcess(env);
       const ready = (message: string) =>
         withRedis
           ? message.startsWith('Listening for worker kicks')
           : message.startsWith('Notifications: polling');
       await waitFor(
-        () => worker.messages.some(ready) || worker.process.exitCode !== null,
+        () =>
+          worker.lines.some((line) => ready(String(line.msg))) || worker.process.exitCode !== null,
         'the worker process to start',
         30_000,
       );

@@ -22,12 +22,27 @@ export function requireBuiltWorker(): void {
   }
 }
 
-/** Starts the built worker with exactly `env` (and PATH), logging at info level. */
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+/** Workers of this test file still running, killed if Jest ends the process first. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * Starts the built worker with exactly `env` (and PATH), logging at `logLevel`. A worker still
+ * running when the test process exits (a failed test, Jest's --forceExit) is killed with it,
+ * so none outlives the run polling the test database.
+ */
+export function startWorkerProcess(
+  env: Record<string, string>,
+  logLevel: 'info' | 'warn' = 'info',
+): WorkerProcess {
   const child = spawn(process.execPath, [WORKER_MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: logLevel },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const worker: WorkerProcess = {
     process: child,
     lines: [],
