@@ -71,6 +71,26 @@ export class ApnsConnection {
     }
   }
 
+  /**
+   * A stream now, without waiting: the open session when it has a free stream and no push is
+   * waiting for one (waiters keep their turn), else undefined (use {@link acquire}).
+   */
+  tryAcquire(): http2.ClientHttp2Session | undefined {
+    const session = this.session;
+    if (
+      this.closed ||
+      session === undefined ||
+      session.closed ||
+      session.destroyed ||
+      this.pending > 0 ||
+      this.active >= this.limit()
+    ) {
+      return undefined;
+    }
+    this.active++;
+    return session;
+  }
+
   release(): void {
     this.active--;
     this.wakeWaiters(1);

@@ -3,7 +3,7 @@ import type { LoggerService } from '@nestjs/common';
 import { createApnsClient } from '../apns/apns-client.factory';
 import type { ApnsClient } from '../apns/apns-client';
 import type { SigningMaterialProvider } from '../signing/signing-material';
-import type { PushOutcome, WalletAPusher } from './wallet-a-pusher';
+import { PUSH_SENT, type PushOutcome, type WalletAPusher } from './wallet-a-pusher';
 
 /**
  * WalletA pass-update pushes over APNs. The client (and its HTTP/2 connections) is made on
@@ -24,17 +24,15 @@ export class ApnsPusher implements WalletAPusher {
 
   async pushUpdates(
     tokens: string[],
-    onOutcome: (token: string, outcome: PushOutcome) => Promise<void>,
+    onOutcome: (token: string, outcome: PushOutcome) => void | Promise<void>,
   ): Promise<void> {
     // Apple's pass-update push: an empty JSON payload, topic = the pass type identifier.
-    for await (const { token, result } of this.apns().sendEach(tokens)) {
-      await onOutcome(
+    await this.apns().sendAll(tokens, (token, result) =>
+      onOutcome(
         token,
-        result.status === 'sent'
-          ? { status: 'sent' }
-          : { status: result.status, reason: result.reason },
-      );
-    }
+        result.status === 'sent' ? PUSH_SENT : { status: result.status, reason: result.reason },
+      ),
+    );
   }
 
   private apns(): ApnsClient {

@@ -3,6 +3,9 @@ import type { Registration } from '../passkit/registration.entity';
 import { RegistrationsService } from '../passkit/registrations.service';
 import { WALLET_A_PUSHER, type PushOutcome, type WalletAPusher } from './wallet-a-pusher';
 
+/** What a push needs of a registration: a fan-out reads only these two columns. */
+export type PushTarget = Pick<Registration, 'id' | 'pushToken'>;
+
 /**
  * Pushes "this pass changed" to a batch of registrations: one push per device token (a device
  * registered for several passes, or twice, is pushed once), each registration told its token's
@@ -21,23 +24,36 @@ export class RegistrationFanOut {
     return this.pusher.unavailableReason();
   }
 
-  async push(
-    batch: readonly Registration[],
-    onOutcome: (registration: Registration, outcome: PushOutcome) => void | Promise<void>,
+  async push<T extends PushTarget>(
+    batch: readonly T[],
+    onOutcome: (registration: T, outcome: PushOutcome) => void | Promise<void>,
   ): Promise<void> {
-    const byToken = new Map<string, Registration[]>();
+    const byToken = new Map<string, T[]>();
     for (const registration of batch) {
       const same = byToken.get(registration.pushToken);
       if (same) same.push(registration);
       else byToken.set(registration.pushToken, [registration]);
     }
-    await this.pusher.pushUpdates([...byToken.keys()], async (token, outcome) => {
-      for (const registration of byToken.get(token) ?? []) {
-        if (outcome.status === 'unregistered') {
-          await this.registrations.removeUnreachable(registration);
-        }
-        await onOutcome(registration, outcome);
+    await this.pusher.pushUpdates([...byToken.keys()], (token, outcome) => {
+      const registrations = byToken.get(token) ?? [];
+      // The common case, one registration pushed fine, stays synchronous when onOutcome is.
+      if (registrations.length === 1 && outcome.status !== 'unregistered') {
+        return onOutcome(registrations[0], outcome);
       }
+      return this.settle(registrations, outcome, onOutcome);
     });
+  }
+
+  private async settle<T extends PushTarget>(
+    registrations: readonly T[],
+    outcome: PushOutcome,
+    onOutcome: (registration: T, outcome: PushOutcome) => void | Promise<void>,
+  ): Promise<void> {
+    for (const registration of registrations) {
+      if (outcome.status === 'unregistered') {
+        await this.registrations.removeUnreachable(registration);
+      }
+      await onOutcome(registration, outcome);
+    }
   }
 }

@@ -1,6 +1,6 @@
 /** What became of one device's push. */
 export type PushOutcome =
-  | { status: 'sent' }
+  | { readonly status: 'sent' }
   | { status: 'unregistered'; reason: string }
   | { status: 'failed'; reason: string };
 
@@ -11,11 +11,15 @@ export type PushOutcome =
 export interface WalletAPusher {
   /** Why pushes cannot be sent at all (no credentials), or null when they can. */
   unavailableReason(): string | null;
+  /** `onOutcome` gets each outcome as it arrives; a promise it returns is awaited. */
   pushUpdates(
     tokens: string[],
-    onOutcome: (token: string, outcome: PushOutcome) => Promise<void>,
+    onOutcome: (token: string, outcome: PushOutcome) => void | Promise<void>,
   ): Promise<void>;
   close(): Promise<void>;
 }
+
+/** One object for every push that went out: a fan-out makes a million of them. */
+export const PUSH_SENT: PushOutcome = Object.freeze({ status: 'sent' });
 
 export const WALLET_A_PUSHER = Symbol('WALLET_A_PUSHER');
