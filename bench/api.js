@@ -3,8 +3,12 @@
  * bench:api — throughput of `GET /v1/wallet-pass?limit=20` and `POST /v1/wallet-pass` with an
  * API key, the built service (MariaDB) vs bench/baseline-api-server.js on the same bench
  * database (same rows), alternating in one run. Ratio = service req/s ÷ baseline req/s.
+ * Both log at info: each writes its one access-log line per request to the pipe this script
+ * reads, as a service under a log collector does.
  *
  *   BENCH_DURATION (s, default 10)  BENCH_CONNECTIONS (default 10)  BENCH_ROUNDS (default 2)
+ *   BENCH_METHODS (default GET,POST)  BENCH_SERVICE_NODE_ARGS (extra node options for the
+ *   service, space-separated, e.g. --cpu-prof --cpu-prof-dir=/tmp/api-profile)
  */
 const autocannon = require('autocannon');
 const { join } = require('node:path');
@@ -13,6 +17,8 @@ const lib = require('./lib');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const METHODS = (process.env.BENCH_METHODS ?? 'GET,POST').split(',');
+const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SERVICE_PORT = 3100;
 const BASELINE_PORT = 3101;
 const SEED_PASSES = 100;
@@ -46,6 +52,14 @@ function load(url, apiKey, method) {
   });
 }
 
+/** Runs a load while reading the CPU time the server under it used: µs per 2xx request. */
+async function measured(pid, url, apiKey, method) {
+  const before = lib.cpuMsOf(pid);
+  const result = await load(url, apiKey, method);
+  const cpuMs = lib.cpuMsOf(pid) - before;
+  return { ...summary(result), cpuUs: (1000 * cpuMs) / Math.max(1, result['2xx']) };
+}
+
 function summary(result) {
   const ok = result['2xx'];
   return {
@@ -71,14 +85,20 @@ async function seed(base, apiKey) {
 
 async function main() {
   lib.printMachine();
-  const service = await lib.startService('api', SERVICE_PORT);
+  const service = await lib.startService(
+    'api',
+    SERVICE_PORT,
+    { LOG_LEVEL: 'info' },
+    SERVICE_NODE_ARGS,
+  );
   await seed(service.base, service.apiKey);
   const baselineDb = service.db.url;
-  await lib.startProcess(
+  const baseline = await lib.startProcess(
     'baseline',
     [join(__dirname, 'baseline-api-server.js')],
     {
       PATH: process.env.PATH,
+      LOG_LEVEL: 'info',
       DB_URL: baselineDb,
       BASELINE_PORT: String(BASELINE_PORT),
       PUBLIC_BASE_URL: service.base,
@@ -102,33 +122,39 @@ async function main() {
   console.log(`same JSON for GET ?limit=20 (${fromService.items.length} items): yes`);
 
   const results = { GET: { service: [], baseline: [] }, POST: { service: [], baseline: [] } };
-  for (const method of ['GET', 'POST']) {
+  for (const method of METHODS) {
     const path = method === 'GET' ? '/v1/wallet-pass?limit=20' : '/v1/wallet-pass';
     // Warm both up (JIT, pools) before measuring.
     await load(`${service.base}${path}`, service.apiKey, method).catch(() => undefined);
     await load(`${baselineBase}${path}`, service.apiKey, method).catch(() => undefined);
     for (let round = 0; round < ROUNDS; round++) {
-      const s = summary(await load(`${service.base}${path}`, service.apiKey, method));
-      const b = summary(await load(`${baselineBase}${path}`, service.apiKey, method));
+      const servicePid = service.proc.child.pid;
+      const s = await measured(servicePid, `${service.base}${path}`, service.apiKey, method);
+      const b = await measured(
+        baseline.child.pid,
+        `${baselineBase}${path}`,
+        service.apiKey,
+        method,
+      );
       results[method].service.push(s);
       results[method].baseline.push(b);
       console.log(
-        `${method} round ${round + 1}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms (errors ${s.errors}) | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms (errors ${b.errors}) | ratio ${((100 * s.rps) / b.rps).toFixed(0)}%`,
+        `${method} round ${round + 1}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms, ${s.cpuUs.toFixed(0)} µs CPU per request (errors ${s.errors}) | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms, ${b.cpuUs.toFixed(0)} µs (errors ${b.errors}) | ratio ${((100 * s.rps) / b.rps).toFixed(0)}%`,
       );
     }
   }
 
   console.log(
-    `\n| request | service req/s | p50 / p99 ms | baseline req/s | p50 / p99 ms | ratio (target ≥ 60%) |`,
+    `\n| request | service req/s | p50 / p99 ms | CPU per request | baseline req/s | p50 / p99 ms | CPU per request | ratio (target ≥ 60%) |`,
   );
-  console.log('|---|---|---|---|---|---|');
-  for (const method of ['GET', 'POST']) {
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const method of METHODS) {
     const avg = (list, key) => list.reduce((sum, item) => sum + item[key], 0) / list.length;
     const s = results[method].service;
     const b = results[method].baseline;
     const ratio = avg(s, 'rps') / avg(b, 'rps');
     console.log(
-      `| ${method} /v1/wallet-pass${method === 'GET' ? '?limit=20' : ''} | ${avg(s, 'rps').toFixed(0)} | ${avg(s, 'p50').toFixed(0)} / ${avg(s, 'p99').toFixed(0)} | ${avg(b, 'rps').toFixed(0)} | ${avg(b, 'p50').toFixed(0)} / ${avg(b, 'p99').toFixed(0)} | ${(100 * ratio).toFixed(0)}% ${ratio >= 0.6 ? 'met' : 'MISSED'} |`,
+      `| ${method} /v1/wallet-pass${method === 'GET' ? '?limit=20' : ''} | ${avg(s, 'rps').toFixed(0)} | ${avg(s, 'p50').toFixed(0)} / ${avg(s, 'p99').toFixed(0)} | ${avg(s, 'cpuUs').toFixed(0)} µs | ${avg(b, 'rps').toFixed(0)} | ${avg(b, 'p50').toFixed(0)} / ${avg(b, 'p99').toFixed(0)} | ${avg(b, 'cpuUs').toFixed(0)} µs | ${(100 * ratio).toFixed(0)}% ${ratio >= 0.6 ? 'met' : 'MISSED'} |`,
     );
   }
 }

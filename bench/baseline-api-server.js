@@ -8,6 +8,10 @@
  * insert (default account, then one INSERT: a draft without back-field values needs no
  * transaction), and return the same JSON.
  * No validation library, no DI, no ORM: the floor the framework is measured against.
+ * Beside that SQL it does only the per-request work an operator needs from the service, as the
+ * service does it: one access-log line through pino with the service's options (LOG_LEVEL,
+ * default info) and one sample of the same prom-client histogram
+ * (`http_request_duration_seconds` by method and route, the same buckets).
  *
  *   BASELINE_PORT, DB_URL, PUBLIC_BASE_URL
  */
@@ -16,6 +20,8 @@ const mysql = require('mysql2/promise');
 const { createHash, timingSafeEqual } = require('node:crypto');
 const { newId } = require('../dist/libs/core/src/ids/ids.js');
 const { randomSlug } = require('../dist/libs/passes/src/pass-content.js');
+const pino = require('pino');
+const { Histogram, Registry } = require('prom-client');
 
 const port = Number(process.env.BASELINE_PORT ?? 3101);
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`;
@@ -23,6 +29,43 @@ const pool = mysql.createPool({ uri: process.env.DB_URL, connectionLimit: 10, ti
 const KEY =
   /^wpk\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
 const WRITE_ROLES = new Set(['owner', 'admin', 'member']);
+
+// The service's JsonLogger options (libs/core/src/logging/json-logger.ts) and its histogram
+// (libs/core/src/ops/metrics.service.ts).
+const logger = pino({
+  level: process.env.LOG_LEVEL ?? 'info',
+  base: undefined,
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+});
+const httpDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration in seconds, by method and route',
+  labelNames: ['method', 'route'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [new Registry()],
+});
+
+/** One access-log line and one histogram sample per request, when the response ends. */
+function observe(req, res, next) {
+  const started = process.hrtime.bigint();
+  res.on('finish', () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const route = req.route?.path !== undefined ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+    httpDuration.observe({ method: req.method, route }, seconds);
+    logger.info({
+      context: 'Http',
+      requestId: newId(),
+      method: req.method,
+      path: req.originalUrl.split('?')[0],
+      status: res.statusCode,
+      durationMs: Math.round(seconds * 1000),
+      userId: req.userId,
+      apiKeyId: req.apiKeyId,
+    });
+  });
+  next();
+}
 
 const PASS_COLUMNS = [
   'id',
@@ -73,6 +116,7 @@ async function principal(connection, header) {
     ]);
   }
   return {
+    keyId: key.key_id,
     userId: key.user_id,
     role: key.role,
     workspaceIds: rows.filter((row) => row.workspace_id !== null).map((row) => row.workspace_id),
@@ -116,6 +160,7 @@ function fail(res, status, message) {
 
 const app = express();
 app.disable('x-powered-by');
+app.use(observe);
 app.use(express.json({ limit: '15mb' }));
 
 app.get('/v1/wallet-pass', async (req, res) => {
@@ -123,6 +168,8 @@ app.get('/v1/wallet-pass', async (req, res) => {
   try {
     const who = await principal(connection, req.headers['api-key']);
     if (who === null) return fail(res, 403, 'Invalid API key');
+    req.userId = who.userId;
+    req.apiKeyId = who.keyId;
     const workspaceId = who.workspaceIds[0];
     const limit = Math.min(20, Math.max(1, Number(req.query.limit ?? 20) || 20));
     const params = [workspaceId];
@@ -159,6 +206,8 @@ app.post('/v1/wallet-pass', async (req, res) => {
   try {
     const who = await principal(connection, req.headers['api-key']);
     if (who === null) return fail(res, 403, 'Invalid API key');
+    req.userId = who.userId;
+    req.apiKeyId = who.keyId;
     if (!WRITE_ROLES.has(who.role)) return fail(res, 403, 'Role');
     const body = req.body;
     if (typeof body?.passName !== 'string' || typeof body.passMetadata !== 'object') {
@@ -166,10 +215,10 @@ app.post('/v1/wallet-pass', async (req, res) => {
     }
     const workspaceId = who.workspaceIds[0];
     const [accounts] = await connection.query(
-      'SELECT `id`, `created_time`, `updated_time`, `created_by`, `updated_by`, `workspace_id`, `name`, `is_default` FROM `account` WHERE `workspace_id` = ? AND `is_default` = true ORDER BY `id` ASC LIMIT 1',
+      'SELECT a.`id` AS a_id, a.`created_time` AS a_created_time, a.`updated_time` AS a_updated_time, a.`created_by` AS a_created_by, a.`updated_by` AS a_updated_by, a.`workspace_id` AS a_workspace_id, a.`name` AS a_name, a.`is_default` AS a_is_default FROM account a WHERE a.workspace_id = ? AND a.is_default = 1 ORDER BY a.id ASC LIMIT 1',
       [workspaceId],
     );
-    const account = accounts[0];
+    const account = { id: accounts[0].a_id, name: accounts[0].a_name };
     const now = new Date();
     const id = newId();
     const values = {

@@ -335,4 +335,5 @@ async function main(): Promise<void> {
   }
 }
 
-lib.run(main, 10 * 60_000);
+// Ten minutes for the default 100,000 devices; a million (seeding included) needs longer.
+lib.run(main, Math.max(10 * 60_000, DEVICES * 1.5));

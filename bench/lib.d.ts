@@ -74,3 +74,6 @@ export function startService(
   extraEnv?: Record<string, string>,
   nodeArgs?: string[],
 ): Promise<StartedService>;
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
+export function cpuMsOf(pid: number): number;

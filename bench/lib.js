@@ -184,6 +184,17 @@ function percentile(sorted, p) {
   return sorted[Math.max(0, index)];
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (fields 14
+ * and 15, in clock ticks of 1/100 s: USER_HZ is 100 on Linux).
+ */
+function cpuMsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; the fields after it are plain.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function machine() {
   const memory = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   return {
@@ -253,6 +264,7 @@ module.exports = {
   ROOT,
   SERVER_URL,
   cleanup,
+  cpuMsOf,
   createDatabase,
   json,
   machine,

@@ -431,16 +431,8 @@ export function rssOf(pid: number): number {
   return Number(match[1]) * 1024;
 }
 
-/**
- * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (fields 14
- * and 15, in clock ticks of 1/100 s: USER_HZ is 100 on Linux).
- */
-export function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces; the fields after it are plain.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+/** CPU time (user + system) a process has used so far, in ms (bench/lib.js). */
+export const cpuMsOf = (pid: number): number => lib.cpuMsOf(pid);
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 

@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import { InvalidInputError } from '../errors/domain-errors';
 import { ID_PATTERN } from '../ids/ids';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /** The spec's messages for a missing and an empty required value. */
 export const MUST_NOT_BE_NULL = 'must not be null';
@@ -162,6 +163,7 @@ export function flattenValidationErrors(
 
 /** The global pipe: unknown fields rejected, payloads transformed into DTO instances. */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
