@@ -1,7 +1,6 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import * as http2 from 'node:http2';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApnsConnection, describeError } from './apns-connection';
 import { type ApnsOutcome, classifyResponse, parseErrorBody } from './apns-response';
 import type {
@@ -38,10 +37,32 @@ const NOT_SENT_CODES = new Set([
   'ERR_HTTP2_OUT_OF_STREAMS',
 ]);
 
+/** What every push of one send/sendAll call shares: made once per call, not once per push. */
 interface PreparedRequest {
   body: Buffer;
-  headers: http2.OutgoingHttpHeaders;
+  pushType: string;
+  priority: string;
+  expiration: string | undefined;
+}
+
+/** One push on its way, retries included: `done` is called once, with its result. */
+interface Push {
+  deviceToken: string;
+  request: PreparedRequest;
   apnsId: string;
+  /** Tries that counted against the retry budget. */
+  attempt: number;
+  /** Refused streams retried without counting (never processed by the server). */
+  freeRetries: number;
+  /** The provider token was renewed once after ExpiredProviderToken. */
+  refreshed: boolean;
+  done: (result: ApnsResult) => void;
+}
+
+/** A stream in flight and when it times out (see {@link ApnsClient.sweepTimeouts}). */
+interface InFlight {
+  deadline: number;
+  expire: () => void;
 }
 
 /**
@@ -60,6 +81,10 @@ export class ApnsClient {
   private readonly maxConcurrentStreams: number;
   private readonly requestTimeoutMs: number;
   private closed = false;
+  /** Streams in flight, oldest first, and the timer that times them out. */
+  private readonly inFlight = new Set<InFlight>();
+  private sweeper: NodeJS.Timeout | undefined;
+  private lastBearer: { token: string; header: string } | undefined;
 
   constructor(options: ApnsClientOptions) {
     const url = new URL(options.url);
@@ -125,17 +150,16 @@ export class ApnsClient {
     return this.connections.length * this.maxConcurrentStreams;
   }
 
-  /** Pushes to one device token; never throws. */
   /** Why no push can be sent (no usable credentials), or null when pushes can go out. */
   get unavailableReason(): string | null {
     return this.auth.kind === 'unavailable' ? this.auth.reason : null;
   }
 
+  /** Pushes to one device token; never throws. */
   send(deviceToken: string, notification: ApnsNotification = {}): Promise<ApnsResult> {
-    return this.sendOnce(deviceToken, notification).catch((error: unknown) => {
-      this.logger.error(`APNs push failed unexpectedly: ${describeError(error)}`);
-      return { status: 'failed', reason: `InternalError: ${describeError(error)}` };
-    });
+    const request = this.prepare(notification);
+    if ('status' in request) return Promise.resolve(request);
+    return new Promise((resolve) => this.push(deviceToken, request, resolve));
   }
 
   /**
@@ -149,7 +173,7 @@ export class ApnsClient {
     notification: ApnsNotification = {},
     concurrency: number = this.concurrency,
   ): AsyncGenerator<ApnsDelivery> {
-    const window = new PushWindow(this, tokens, notification, concurrency);
+    const window = this.window(tokens, notification, concurrency);
     try {
       for (;;) {
         await window.fill();
@@ -178,7 +202,7 @@ export class ApnsClient {
     notification: ApnsNotification = {},
     concurrency: number = this.concurrency,
   ): Promise<void> {
-    const window = new PushWindow(this, tokens, notification, concurrency);
+    const window = this.window(tokens, notification, concurrency);
     try {
       for (;;) {
         await window.fill();
@@ -225,51 +249,116 @@ export class ApnsClient {
     await Promise.all(this.connections.map((connection) => connection.close()));
   }
 
-  private async sendOnce(deviceToken: string, notification: ApnsNotification): Promise<ApnsResult> {
-    if (this.auth.kind === 'unavailable') return { status: 'failed', reason: this.auth.reason };
-    if (!isValidDeviceToken(deviceToken))
-      return { status: 'unregistered', reason: 'BadDeviceToken' };
-    const prepared = this.prepare(notification);
-    if ('status' in prepared) return prepared;
+  private window(
+    tokens: Iterable<string> | AsyncIterable<string>,
+    notification: ApnsNotification,
+    concurrency: number,
+  ): PushWindow {
+    const request = this.prepare(notification);
+    return new PushWindow(
+      (token, done) => {
+        if ('status' in request) done(request);
+        else this.push(token, request, done);
+      },
+      tokens,
+      concurrency,
+    );
+  }
 
-    let attempt = 0;
-    let freeRetries = 0;
-    let refreshed = false;
-    for (;;) {
-      if (this.closed) return { status: 'failed', reason: 'ClientClosed' };
-      const providerToken = this.signer?.token();
-      const outcome = await this.attempt(deviceToken, prepared, providerToken);
-      if (outcome.kind === 'result') return outcome.result;
-
-      if (outcome.kind === 'refresh-token') {
-        if (this.signer === undefined || providerToken === undefined || refreshed) {
-          return { status: 'failed', reason: outcome.reason, httpStatus: outcome.httpStatus };
-        }
-        refreshed = true;
-        this.signer.invalidate(providerToken);
-        this.logger.warn('APNs said the provider token expired; made a new one');
-        continue;
-      }
-
-      if (outcome.refused === true && freeRetries < MAX_FREE_RETRIES) {
-        freeRetries++;
-        continue;
-      }
-      attempt++;
-      if (attempt >= this.retry.attempts) {
-        this.logger.debug?.(
-          `APNs push to ${deviceToken.slice(0, 8)}… failed after ${attempt} tries: ${outcome.reason}`,
-        );
-        return {
-          status: 'failed',
-          reason: outcome.reason,
-          ...(outcome.httpStatus !== undefined ? { httpStatus: outcome.httpStatus } : {}),
-        };
-      }
-      await sleep(
-        backoffDelay(attempt, this.retry.baseDelayMs, this.retry.maxDelayMs, this.random),
-      );
+  /**
+   * One push, retries included, driven by callbacks rather than an async loop: a fan-out is
+   * millions of these, and each `await` of a loop allocates a promise per push and per try.
+   * `done` is called exactly once; nothing here throws.
+   */
+  private push(
+    deviceToken: string,
+    request: PreparedRequest,
+    done: (result: ApnsResult) => void,
+  ): void {
+    if (this.auth.kind === 'unavailable') {
+      done({ status: 'failed', reason: this.auth.reason });
+      return;
     }
+    if (!isValidDeviceToken(deviceToken)) {
+      done({ status: 'unregistered', reason: 'BadDeviceToken' });
+      return;
+    }
+    this.attempt({
+      deviceToken,
+      request,
+      apnsId: randomUUID(),
+      attempt: 0,
+      freeRetries: 0,
+      refreshed: false,
+      done,
+    });
+  }
+
+  /** One try of `push` on a stream; its outcome decides whether and when the next one goes. */
+  private attempt(push: Push): void {
+    if (this.closed) {
+      push.done({ status: 'failed', reason: 'ClientClosed' });
+      return;
+    }
+    const providerToken = this.signer?.token();
+    const settle = (outcome: ApnsOutcome): void => {
+      try {
+        this.afterAttempt(push, outcome, providerToken);
+      } catch (error) {
+        this.logger.error(`APNs push failed unexpectedly: ${describeError(error)}`);
+        push.done({ status: 'failed', reason: `InternalError: ${describeError(error)}` });
+      }
+    };
+    const connection = this.pickConnection();
+    // A free stream on an open session, the usual case mid fan-out, is taken without a promise.
+    const ready = connection.tryAcquire();
+    if (ready !== undefined) {
+      this.stream(connection, ready, push, providerToken, settle);
+      return;
+    }
+    connection.acquire().then(
+      (session) => this.stream(connection, session, push, providerToken, settle),
+      (error: unknown) => settle({ kind: 'retry', reason: describeError(error) }),
+    );
+  }
+
+  private afterAttempt(push: Push, outcome: ApnsOutcome, providerToken: string | undefined): void {
+    if (outcome.kind === 'result') {
+      push.done(outcome.result);
+      return;
+    }
+    if (outcome.kind === 'refresh-token') {
+      if (this.signer === undefined || providerToken === undefined || push.refreshed) {
+        push.done({ status: 'failed', reason: outcome.reason, httpStatus: outcome.httpStatus });
+        return;
+      }
+      push.refreshed = true;
+      this.signer.invalidate(providerToken);
+      this.logger.warn('APNs said the provider token expired; made a new one');
+      this.attempt(push);
+      return;
+    }
+    if (outcome.refused === true && push.freeRetries < MAX_FREE_RETRIES) {
+      push.freeRetries++;
+      this.attempt(push);
+      return;
+    }
+    push.attempt++;
+    if (push.attempt >= this.retry.attempts) {
+      this.logger.debug?.(
+        `APNs push to ${push.deviceToken.slice(0, 8)}… failed after ${push.attempt} tries: ${outcome.reason}`,
+      );
+      push.done({
+        status: 'failed',
+        reason: outcome.reason,
+        ...(outcome.httpStatus !== undefined ? { httpStatus: outcome.httpStatus } : {}),
+      });
+      return;
+    }
+    setTimeout(
+      () => this.attempt(push),
+      backoffDelay(push.attempt, this.retry.baseDelayMs, this.retry.maxDelayMs, this.random),
+    );
   }
 
   private prepare(notification: ApnsNotification): PreparedRequest | ApnsResult {
@@ -279,24 +368,15 @@ export class ApnsClient {
     }
     const pushType = notification.pushType ?? 'background';
     const priority = notification.priority ?? (pushType === 'background' ? 5 : 10);
-    const apnsId = randomUUID();
-    const headers: http2.OutgoingHttpHeaders = {
-      [http2.constants.HTTP2_HEADER_METHOD]: 'POST',
-      'apns-topic': this.topic,
-      'apns-push-type': pushType,
-      'apns-priority': String(priority),
-      'apns-id': apnsId,
-      'content-type': 'application/json',
-      'content-length': body.length,
-    };
+    let expiration: string | undefined;
     if (notification.expiration !== undefined) {
       const seconds =
         notification.expiration instanceof Date
           ? Math.floor(notification.expiration.getTime() / 1000)
           : Math.floor(notification.expiration);
-      headers['apns-expiration'] = String(Math.max(0, seconds));
+      expiration = String(Math.max(0, seconds));
     }
-    return { body, headers, apnsId };
+    return { body, pushType, priority: String(priority), expiration };
   }
 
   private pickConnection(): ApnsConnection {
@@ -307,108 +387,149 @@ export class ApnsClient {
     return best;
   }
 
-  private attempt(
-    deviceToken: string,
-    request: PreparedRequest,
-    providerToken: string | undefined,
-  ): Promise<ApnsOutcome> {
-    const connection = this.pickConnection();
-    // A free stream on an open session, the usual case mid fan-out, is taken without a promise.
-    const ready = connection.tryAcquire();
-    if (ready !== undefined) {
-      return this.stream(connection, ready, deviceToken, request, providerToken);
+  /** `bearer <token>`, made once per provider token rather than once per push. */
+  private authorization(providerToken: string): string {
+    if (this.lastBearer?.token !== providerToken) {
+      this.lastBearer = { token: providerToken, header: `bearer ${providerToken}` };
     }
-    return connection.acquire().then(
-      (session) => this.stream(connection, session, deviceToken, request, providerToken),
-      (error: unknown): ApnsOutcome => ({ kind: 'retry', reason: describeError(error) }),
-    );
+    return this.lastBearer.header;
   }
 
-  /** One request on a stream already counted against `connection` (released when it ends). */
+  /**
+   * One request on a stream already counted against `connection` (released when it ends). The
+   * outcome is settled once, when the stream closes (or times out): 'close' follows 'end' and
+   * 'error' alike, and only an error answer's body is read (APNs answers 200 with none).
+   */
   private stream(
     connection: ApnsConnection,
     session: http2.ClientHttp2Session,
-    deviceToken: string,
-    request: PreparedRequest,
+    push: Push,
     providerToken: string | undefined,
-  ): Promise<ApnsOutcome> {
-    return new Promise<ApnsOutcome>((resolve) => {
-      let settled = false;
-      const finish = (outcome: ApnsOutcome): void => {
-        if (settled) return;
-        settled = true;
-        connection.release();
-        if (outcome.kind === 'retry' && outcome.dropConnection === true) connection.retire(session);
-        resolve(outcome);
-      };
-
-      const headers: http2.OutgoingHttpHeaders = {
-        ...request.headers,
-        [http2.constants.HTTP2_HEADER_PATH]: `/3/device/${deviceToken}`,
-      };
-      if (providerToken !== undefined) headers.authorization = `bearer ${providerToken}`;
-
-      let stream: http2.ClientHttp2Stream;
-      try {
-        stream = session.request(headers);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? '';
-        finish({
-          kind: 'retry',
-          reason: `ConnectionError: ${describeError(error)}`,
-          refused: NOT_SENT_CODES.has(code),
-        });
-        return;
-      }
-
-      let status: number | undefined;
-      let apnsId = request.apnsId;
-      // APNs answers 200 with an empty body: the chunks of an error's JSON body only.
-      const chunks: Buffer[] = [];
-      const outcome = (answered: number): ApnsOutcome =>
-        classifyResponse(
-          answered,
-          chunks.length === 0 ? {} : parseErrorBody(Buffer.concat(chunks).toString('utf8')),
-          apnsId,
-        );
-      stream.setTimeout(this.requestTimeoutMs, () => {
+    settle: (outcome: ApnsOutcome) => void,
+  ): void {
+    let settled = false;
+    let stream: http2.ClientHttp2Stream | undefined;
+    const timeout: InFlight = {
+      deadline: Date.now() + this.requestTimeoutMs,
+      expire: () => {
         finish({
           kind: 'retry',
           reason: `RequestTimeout: no answer in ${this.requestTimeoutMs} ms`,
         });
-        stream.close(NGHTTP2_CANCEL);
+        stream?.close(NGHTTP2_CANCEL);
+      },
+    };
+    const finish = (outcome: ApnsOutcome): void => {
+      if (settled) return;
+      settled = true;
+      this.inFlight.delete(timeout);
+      connection.release();
+      if (outcome.kind === 'retry' && outcome.dropConnection === true) connection.retire(session);
+      settle(outcome);
+    };
+
+    const { request } = push;
+    const headers: http2.OutgoingHttpHeaders = {
+      ':method': 'POST',
+      ':path': `/3/device/${push.deviceToken}`,
+      'apns-topic': this.topic,
+      'apns-push-type': request.pushType,
+      'apns-priority': request.priority,
+      'apns-id': push.apnsId,
+      'content-type': 'application/json',
+      'content-length': request.body.length,
+    };
+    if (request.expiration !== undefined) headers['apns-expiration'] = request.expiration;
+    if (providerToken !== undefined) headers.authorization = this.authorization(providerToken);
+
+    try {
+      stream = session.request(headers);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      finish({
+        kind: 'retry',
+        reason: `ConnectionError: ${describeError(error)}`,
+        refused: NOT_SENT_CODES.has(code),
       });
-      stream.on('response', (responseHeaders) => {
-        status = Number(responseHeaders[http2.constants.HTTP2_HEADER_STATUS]);
-        const id = responseHeaders['apns-id'];
-        if (typeof id === 'string' && id !== '') apnsId = id;
-      });
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (status !== undefined) finish(outcome(status));
-      });
-      stream.on('error', (error) => {
-        const code = (error as NodeJS.ErrnoException).code ?? '';
-        finish({
-          kind: 'retry',
-          reason: `ConnectionError: ${describeError(error)}`,
-          refused: stream.rstCode === NGHTTP2_REFUSED_STREAM || NOT_SENT_CODES.has(code),
-        });
-      });
-      stream.on('close', () => {
-        if (status !== undefined) {
-          // Normally 'end' has settled it already; this covers a stream reset after the headers.
-          finish(outcome(status));
-          return;
-        }
-        finish({
-          kind: 'retry',
-          reason: `ConnectionError: stream closed (code ${stream.rstCode})`,
-          refused: stream.rstCode === NGHTTP2_REFUSED_STREAM,
-        });
-      });
-      stream.end(request.body);
+      return;
+    }
+    this.watch(timeout);
+    this.listen(stream, push, finish);
+    stream.end(request.body);
+  }
+
+  /** Reads the answer of `stream` and settles it once, when the stream closes. */
+  private listen(
+    stream: http2.ClientHttp2Stream,
+    push: Push,
+    finish: (outcome: ApnsOutcome) => void,
+  ): void {
+    let status: number | undefined;
+    let apnsId = push.apnsId;
+    let chunks: Buffer[] | undefined;
+    let failure: NodeJS.ErrnoException | undefined;
+    stream.on('response', (responseHeaders) => {
+      status = Number(responseHeaders[http2.constants.HTTP2_HEADER_STATUS]);
+      const id = responseHeaders['apns-id'];
+      if (typeof id === 'string' && id !== '') apnsId = id;
+      if (status === 200) {
+        stream.resume();
+      } else {
+        const body: Buffer[] = (chunks = []);
+        stream.on('data', (chunk: Buffer) => body.push(chunk));
+      }
     });
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      failure = error;
+    });
+    stream.on('close', () => {
+      if (status !== undefined && (failure === undefined || chunks === undefined)) {
+        // Answered (a reset after the headers of a 200 changes nothing).
+        const body =
+          chunks === undefined || chunks.length === 0
+            ? {}
+            : parseErrorBody(Buffer.concat(chunks).toString('utf8'));
+        finish(classifyResponse(status, body, apnsId));
+        return;
+      }
+      const code = failure?.code ?? '';
+      finish({
+        kind: 'retry',
+        reason:
+          failure !== undefined
+            ? `ConnectionError: ${describeError(failure)}`
+            : `ConnectionError: stream closed (code ${stream.rstCode})`,
+        refused: stream.rstCode === NGHTTP2_REFUSED_STREAM || NOT_SENT_CODES.has(code),
+      });
+    });
+  }
+
+  /**
+   * Times out streams with one timer for the client rather than one per stream (Node's
+   * `stream.setTimeout` makes a timer, a bound function and a listener per stream, and
+   * refreshes it on every read and write). Every stream has the same time allowed, so the set,
+   * in insertion order, is in deadline order: a sweep stops at the first one still in time. A
+   * stream times out between its deadline and one sweep interval later.
+   */
+  private watch(stream: InFlight): void {
+    this.inFlight.add(stream);
+    if (this.sweeper !== undefined) return;
+    const every = Math.max(10, Math.min(1000, Math.floor(this.requestTimeoutMs / 4)));
+    this.sweeper = setInterval(() => this.sweepTimeouts(), every);
+    this.sweeper.unref();
+  }
+
+  private sweepTimeouts(): void {
+    const now = Date.now();
+    for (const stream of this.inFlight) {
+      if (stream.deadline > now) break;
+      this.inFlight.delete(stream);
+      stream.expire();
+    }
+    if (this.inFlight.size === 0 && this.sweeper !== undefined) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
   }
 }
 
@@ -425,9 +546,8 @@ class PushWindow {
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly client: ApnsClient,
+    private readonly push: (token: string, done: (result: ApnsResult) => void) => void,
     tokens: Iterable<string> | AsyncIterable<string>,
-    private readonly notification: ApnsNotification,
     private readonly concurrency: number,
   ) {
     if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -470,7 +590,7 @@ class PushWindow {
 
   private start(token: string): void {
     this.inFlight++;
-    void this.client.send(token, this.notification).then((result) => {
+    this.push(token, (result) => {
       this.inFlight--;
       this.done.push({ token, result });
       const resume = this.wake;
