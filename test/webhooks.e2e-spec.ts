@@ -745,7 +745,7 @@ describe(`Webhook URLs without WEBHOOK_ALLOW_* (${TEST_DB})`, () => {
  * worker starts, so that each process is alone on the database (SQLite).
  */
 describe(`A webhook worker killed mid-delivery (${TEST_DB})`, () => {
-  const LEASE_MS = 2000;
+  const LEASE_MS = 3000;
   let database: TestDatabase;
   let receiver: WebhookReceiver;
   let env: Record<string, string>;
@@ -763,8 +763,9 @@ describe(`A webhook worker killed mid-delivery (${TEST_DB})`, () => {
       WALLET_A_DEV_CERT_DIR: mkdtempSync(join(tmpdir(), 'wps-webhook-kill-')),
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      // Longer than the test: the first request stays in flight until the kill.
-      WEBHOOK_TIMEOUT_MS: '30000',
+      // The first request stays in flight until the kill (which follows it at once); the lease
+      // must outlast it by WEBHOOK_LEASE_MARGIN_MS (config check).
+      WEBHOOK_TIMEOUT_MS: '2000',
       WORKER_LEASE_MS: String(LEASE_MS),
       SCHEDULER_INTERVAL_MS: '200',
     };
