@@ -1,5 +1,5 @@
 import { newId, RetentionWorker, ServiceEvents } from '@app/core';
-import { WebhookDelivery } from '@app/webhooks';
+import { WebhookDelivery, WebhooksService } from '@app/webhooks';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -213,6 +213,30 @@ describe(`Webhooks (${TEST_DB})`, () => {
       await http().delete(`/v1/webhooks/${created[0].id}`).set(auth(workspace)).expect(204);
       await http().get(`/v1/webhooks/${created[0].id}`).set(auth(workspace)).expect(404);
       await http().delete(`/v1/webhooks/${created[0].id}`).set(auth(workspace)).expect(404);
+    });
+
+    it('answers a PATCH with 404 when a DELETE removed the webhook while it was under way', async () => {
+      const { webhook } = await createWebhook(['holder.created']);
+      // Its private URL check, where a concurrent DELETE lands.
+      type Checking = { checkUrl(url: string): Promise<void> };
+      const service = testApp.app.get<unknown>(WebhooksService) as Checking;
+      const checkUrl = jest.spyOn(service, 'checkUrl').mockImplementationOnce(async () => {
+        await http().delete(`/v1/webhooks/${webhook.id}`).set(owner.auth).expect(204);
+      });
+      try {
+        const response = await http()
+          .patch(`/v1/webhooks/${webhook.id}`)
+          .set(owner.auth)
+          .send({ url: receiver.url('/moved-away'), description: 'late' })
+          .expect(404);
+        expect(response.body).toMatchObject({
+          errorCode: 'NOT_FOUND',
+          context: { id: webhook.id },
+        });
+      } finally {
+        checkUrl.mockRestore();
+      }
+      await http().get(`/v1/webhooks/${webhook.id}`).set(owner.auth).expect(404);
     });
 
     it('refuses unknown event types, bad URLs and unknown fields with a 400', async () => {

@@ -100,24 +100,34 @@ export class WebhooksService {
     id: string,
     input: UpdateWebhookDto,
   ): Promise<WebhookEndpoint> {
-    const endpoint = await this.get(workspaceId, id);
+    // Unknown ids are a 404 before the URL's DNS check; the check runs outside the transaction.
+    await this.get(workspaceId, id);
     if (input.url !== undefined) await this.checkUrl(input.url);
-    const enabling = input.enabled === true && !endpoint.enabled;
     const changes: Partial<WebhookEndpoint> = {
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.events !== undefined ? { events: input.events } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     };
-    const updated = stampUpdated(Object.assign(endpoint, changes), actorId);
-    await this.dataSource.getRepository(WebhookEndpoint).update(
-      { id, workspaceId },
-      {
-        ...changes,
-        updatedTime: updated.updatedTime,
-        updatedBy: updated.updatedBy,
-      },
-    );
+    // Read again, locked, and written in one transaction: a DELETE that came in meanwhile is a
+    // 404, never a 200 with the body of a row that is gone.
+    const { updated, enabling } = await this.dataSource.transaction(async (manager) => {
+      const query = manager
+        .getRepository(WebhookEndpoint)
+        .createQueryBuilder('webhook')
+        .where('webhook.id = :id AND webhook.workspace_id = :workspaceId', { id, workspaceId });
+      if (sqlDialect(manager.connection).rowLocks) query.setLock('pessimistic_write');
+      const endpoint = await query.getOne();
+      if (endpoint === null) throw new NotFoundError('Webhook', id);
+      const enabling = input.enabled === true && !endpoint.enabled;
+      const updated = stampUpdated(Object.assign(endpoint, changes), actorId);
+      await manager.update(
+        WebhookEndpoint,
+        { id, workspaceId },
+        { ...changes, updatedTime: updated.updatedTime, updatedBy: updated.updatedBy },
+      );
+      return { updated, enabling };
+    });
     // Its deliveries that waited while it was disabled go out now.
     if (enabling) this.worker.kick();
     return updated;
