@@ -513,7 +513,7 @@ describe(`Webhooks (${TEST_DB})`, () => {
       );
     });
 
-    it('drops the deliveries of a deleted webhook: nothing more is sent', async () => {
+    it('sends nothing more for a deleted webhook; retention purges its deliveries', async () => {
       const hook = await createWebhook(['holder.created']);
       receiver.plan(hook.path, ...Array<number>(50).fill(500));
       const pass = await createPass();
@@ -528,11 +528,16 @@ describe(`Webhooks (${TEST_DB})`, () => {
       const sent = receiver.at(hook.path).length;
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(receiver.at(hook.path)).toHaveLength(sent);
-      const left = await testApp.app
-        .get(DataSource)
-        .getRepository(WebhookDelivery)
-        .countBy({ endpointId: hook.webhook.id });
-      expect(left).toBe(0);
+      // The DELETE removed the endpoint's row only; the pending delivery waits for retention.
+      const left = () =>
+        testApp.app
+          .get(DataSource)
+          .getRepository(WebhookDelivery)
+          .countBy({ endpointId: hook.webhook.id });
+      expect(await left()).toBe(1);
+      await testApp.app.get(RetentionWorker).tick();
+      expect(await left()).toBe(0);
+      expect(receiver.at(hook.path)).toHaveLength(sent);
     });
   });
 
@@ -653,7 +658,10 @@ describe(`Webhooks (${TEST_DB})`, () => {
         oldFailed: row('Failed', 31),
         recentDelivered: row('Delivered', 1),
         oldPending: row('Pending', 40),
+        // Those of a deleted endpoint go whatever their status and age.
         orphanPending: row('Pending', 40, newId()),
+        orphanRecentPending: row('Pending', 0, newId()),
+        orphanRecentDelivered: row('Delivered', 1, newId()),
       };
       await dataSource.getRepository(WebhookDelivery).insert(Object.values(rows));
       await testApp.app.get(RetentionWorker).tick();

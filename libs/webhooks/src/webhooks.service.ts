@@ -31,7 +31,8 @@ export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
  *   again by every delivery as it connects (delivery/destination.ts).
  * - The secret is made here, returned once by create, and kept sealed (SecretSealer).
  * - At most {@link MAX_ENDPOINTS_PER_WORKSPACE} endpoints per workspace (409 beyond).
- * - Deleting an endpoint deletes its deliveries, pending ones included.
+ * - Deleting an endpoint deletes its row only: its pending deliveries are never sent, and
+ *   retention purges its deliveries later.
  */
 @Injectable()
 export class WebhooksService {
@@ -133,13 +134,16 @@ export class WebhooksService {
     return updated;
   }
 
-  /** Deletes the endpoint and its deliveries, pending ones included: nothing more is sent. */
+  /**
+   * Deletes the endpoint row only: one row, whatever its history. Its deliveries are never
+   * claimed again (the worker joins existing, enabled endpoints) and retention purges them, any
+   * status, in bounded batches (webhooks.module.ts), so a request never locks a month of rows.
+   */
   async remove(workspaceId: string, id: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const deleted = await manager.delete(WebhookEndpoint, { id, workspaceId });
-      if (deleted.affected === 0) throw new NotFoundError('Webhook', id);
-      await manager.delete(WebhookDelivery, { endpointId: id, workspaceId });
-    });
+    const deleted = await this.dataSource
+      .getRepository(WebhookEndpoint)
+      .delete({ id, workspaceId });
+    if (deleted.affected === 0) throw new NotFoundError('Webhook', id);
   }
 
   /** An endpoint's deliveries, newest first. */

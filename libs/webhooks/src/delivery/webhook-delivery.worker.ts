@@ -26,7 +26,8 @@ const MIN_WAKE_MS = 20;
  * returns; each request that ends records its outcome and frees its slot for the next tick. No
  * transaction is open during a request. A 2xx delivers; anything else is retried with backoff
  * (retry-schedule.ts) until the retry window closes (`Failed`). Deliveries of a disabled
- * endpoint wait (not claimed) until it is enabled again; those of a deleted one are deleted.
+ * endpoint wait (not claimed) until it is enabled again; those of a deleted one are never
+ * claimed, and retention deletes them (webhooks.module.ts).
  */
 @Injectable()
 export class WebhookDeliveryWorker
