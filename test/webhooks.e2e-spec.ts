@@ -624,6 +624,44 @@ describe(`Webhooks (${TEST_DB})`, () => {
     });
   });
 
+  describe('fairness', () => {
+    it('delivers the backlog of a live endpoint promptly while five dead endpoints keep retrying', async () => {
+      // A workspace of its own: only these six endpoints get its events.
+      const workspace = await owner.createWorkspace();
+      const dead: { webhook: WebhookBody; path: string }[] = [];
+      for (let i = 0; i < 5; i++) {
+        const hook = await createWebhook(['holder.created'], { workspaceId: workspace });
+        // Never answers: each attempt holds its socket for WEBHOOK_TIMEOUT_MS (700 ms).
+        receiver.plan(hook.path, ...Array<'hang'>(1000).fill('hang'));
+        dead.push(hook);
+      }
+      const live = await createWebhook(['holder.created'], { workspaceId: workspace });
+      const pass = await createPass(workspace);
+      const BACKLOG = 200;
+      // One import: 200 events, 1,200 deliveries due at once.
+      const started = Date.now();
+      await http()
+        .post(`/v1/wallet-pass/${pass.id}/holders/import`)
+        .set(auth(workspace))
+        .send(Array.from({ length: BACKLOG }, (_, i) => ({ externalId: `fair-${i}` })))
+        .expect(200);
+      await waitFor(() => receiver.at(live.path).length >= BACKLOG, 'the live backlog', 30_000);
+      const tookMs = Date.now() - started;
+      // The dead endpoints were tried meanwhile and go on being retried.
+      const deadAttempts = () => dead.reduce((sum, hook) => sum + receiver.at(hook.path).length, 0);
+      expect(dead.every((hook) => receiver.at(hook.path).length >= 1)).toBe(true);
+      const before = deadAttempts();
+      await waitFor(() => deadAttempts() > before + 5, 'more dead attempts', 10_000);
+      // Unhindered, 200 events reach a receiver that answers at once in well under a second;
+      // with the slots taken by the dead endpoints they waited for one 700 ms timeout after
+      // another (12 s before the fix, 1.2 s after). Generous for a loaded 2-core machine.
+      expect(tookMs).toBeLessThan(5000);
+      expect(new Set(receiver.at(live.path).map((a) => a.headers['webhook-id'])).size).toBe(
+        BACKLOG,
+      );
+    });
+  });
+
   describe('retention', () => {
     it('deletes Delivered and Failed deliveries older than RETENTION_DAYS; pending ones stay', async () => {
       const hook = await createWebhook(['holder.created']);
