@@ -311,7 +311,8 @@ describe('Pass statistics in the worker process', () => {
           type: 'notification.finished',
           workspaceId: 'workspace-1',
           time,
-          data: { passId: 'pass-1', totalNotificationSentCount: 7 },
+          passId: 'pass-1',
+          data: { passSerialNumber: 'pass-1', totalNotificationSentCount: 7 },
         }),
       );
       expect(await dataSource.getRepository(PassDailyStats).find()).toEqual([

@@ -1,5 +1,5 @@
 import { newId, RetentionWorker, ServiceEvents } from '@app/core';
-import { WebhookDelivery } from '@app/webhooks';
+import { WebhookDelivery, WebhooksService } from '@app/webhooks';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -213,6 +213,30 @@ describe(`Webhooks (${TEST_DB})`, () => {
       await http().delete(`/v1/webhooks/${created[0].id}`).set(auth(workspace)).expect(204);
       await http().get(`/v1/webhooks/${created[0].id}`).set(auth(workspace)).expect(404);
       await http().delete(`/v1/webhooks/${created[0].id}`).set(auth(workspace)).expect(404);
+    });
+
+    it('answers a PATCH with 404 when a DELETE removed the webhook while it was under way', async () => {
+      const { webhook } = await createWebhook(['holder.created']);
+      // Its private URL check, where a concurrent DELETE lands.
+      type Checking = { checkUrl(url: string): Promise<void> };
+      const service = testApp.app.get<unknown>(WebhooksService) as Checking;
+      const checkUrl = jest.spyOn(service, 'checkUrl').mockImplementationOnce(async () => {
+        await http().delete(`/v1/webhooks/${webhook.id}`).set(owner.auth).expect(204);
+      });
+      try {
+        const response = await http()
+          .patch(`/v1/webhooks/${webhook.id}`)
+          .set(owner.auth)
+          .send({ url: receiver.url('/moved-away'), description: 'late' })
+          .expect(404);
+        expect(response.body).toMatchObject({
+          errorCode: 'NOT_FOUND',
+          context: { id: webhook.id },
+        });
+      } finally {
+        checkUrl.mockRestore();
+      }
+      await http().get(`/v1/webhooks/${webhook.id}`).set(owner.auth).expect(404);
     });
 
     it('refuses unknown event types, bad URLs and unknown fields with a 400', async () => {
@@ -489,7 +513,7 @@ describe(`Webhooks (${TEST_DB})`, () => {
       );
     });
 
-    it('drops the deliveries of a deleted webhook: nothing more is sent', async () => {
+    it('sends nothing more for a deleted webhook; retention purges its deliveries', async () => {
       const hook = await createWebhook(['holder.created']);
       receiver.plan(hook.path, ...Array<number>(50).fill(500));
       const pass = await createPass();
@@ -504,11 +528,16 @@ describe(`Webhooks (${TEST_DB})`, () => {
       const sent = receiver.at(hook.path).length;
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(receiver.at(hook.path)).toHaveLength(sent);
-      const left = await testApp.app
-        .get(DataSource)
-        .getRepository(WebhookDelivery)
-        .countBy({ endpointId: hook.webhook.id });
-      expect(left).toBe(0);
+      // The DELETE removed the endpoint's row only; the pending delivery waits for retention.
+      const left = () =>
+        testApp.app
+          .get(DataSource)
+          .getRepository(WebhookDelivery)
+          .countBy({ endpointId: hook.webhook.id });
+      expect(await left()).toBe(1);
+      await testApp.app.get(RetentionWorker).tick();
+      expect(await left()).toBe(0);
+      expect(receiver.at(hook.path)).toHaveLength(sent);
     });
   });
 
@@ -595,6 +624,44 @@ describe(`Webhooks (${TEST_DB})`, () => {
     });
   });
 
+  describe('fairness', () => {
+    it('delivers the backlog of a live endpoint promptly while five dead endpoints keep retrying', async () => {
+      // A workspace of its own: only these six endpoints get its events.
+      const workspace = await owner.createWorkspace();
+      const dead: { webhook: WebhookBody; path: string }[] = [];
+      for (let i = 0; i < 5; i++) {
+        const hook = await createWebhook(['holder.created'], { workspaceId: workspace });
+        // Never answers: each attempt holds its socket for WEBHOOK_TIMEOUT_MS (700 ms).
+        receiver.plan(hook.path, ...Array<'hang'>(1000).fill('hang'));
+        dead.push(hook);
+      }
+      const live = await createWebhook(['holder.created'], { workspaceId: workspace });
+      const pass = await createPass(workspace);
+      const BACKLOG = 200;
+      // One import: 200 events, 1,200 deliveries due at once.
+      const started = Date.now();
+      await http()
+        .post(`/v1/wallet-pass/${pass.id}/holders/import`)
+        .set(auth(workspace))
+        .send(Array.from({ length: BACKLOG }, (_, i) => ({ externalId: `fair-${i}` })))
+        .expect(200);
+      await waitFor(() => receiver.at(live.path).length >= BACKLOG, 'the live backlog', 30_000);
+      const tookMs = Date.now() - started;
+      // The dead endpoints were tried meanwhile and go on being retried.
+      const deadAttempts = () => dead.reduce((sum, hook) => sum + receiver.at(hook.path).length, 0);
+      expect(dead.every((hook) => receiver.at(hook.path).length >= 1)).toBe(true);
+      const before = deadAttempts();
+      await waitFor(() => deadAttempts() > before + 5, 'more dead attempts', 10_000);
+      // Unhindered, 200 events reach a receiver that answers at once in well under a second;
+      // with the slots taken by the dead endpoints they waited for one 700 ms timeout after
+      // another (12 s before the fix, 1.2 s after). Generous for a loaded 2-core machine.
+      expect(tookMs).toBeLessThan(5000);
+      expect(new Set(receiver.at(live.path).map((a) => a.headers['webhook-id'])).size).toBe(
+        BACKLOG,
+      );
+    });
+  });
+
   describe('retention', () => {
     it('deletes Delivered and Failed deliveries older than RETENTION_DAYS; pending ones stay', async () => {
       const hook = await createWebhook(['holder.created']);
@@ -629,7 +696,10 @@ describe(`Webhooks (${TEST_DB})`, () => {
         oldFailed: row('Failed', 31),
         recentDelivered: row('Delivered', 1),
         oldPending: row('Pending', 40),
+        // Those of a deleted endpoint go whatever their status and age.
         orphanPending: row('Pending', 40, newId()),
+        orphanRecentPending: row('Pending', 0, newId()),
+        orphanRecentDelivered: row('Delivered', 1, newId()),
       };
       await dataSource.getRepository(WebhookDelivery).insert(Object.values(rows));
       await testApp.app.get(RetentionWorker).tick();
@@ -745,7 +815,7 @@ describe(`Webhook URLs without WEBHOOK_ALLOW_* (${TEST_DB})`, () => {
  * worker starts, so that each process is alone on the database (SQLite).
  */
 describe(`A webhook worker killed mid-delivery (${TEST_DB})`, () => {
-  const LEASE_MS = 2000;
+  const LEASE_MS = 3000;
   let database: TestDatabase;
   let receiver: WebhookReceiver;
   let env: Record<string, string>;
@@ -763,8 +833,9 @@ describe(`A webhook worker killed mid-delivery (${TEST_DB})`, () => {
       WALLET_A_DEV_CERT_DIR: mkdtempSync(join(tmpdir(), 'wps-webhook-kill-')),
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      // Longer than the test: the first request stays in flight until the kill.
-      WEBHOOK_TIMEOUT_MS: '30000',
+      // The first request stays in flight until the kill (which follows it at once); the lease
+      // must outlast it by WEBHOOK_LEASE_MARGIN_MS (config check).
+      WEBHOOK_TIMEOUT_MS: '2000',
       WORKER_LEASE_MS: String(LEASE_MS),
       SCHEDULER_INTERVAL_MS: '200',
     };
@@ -1008,7 +1079,9 @@ describe(`Webhook events recorded by the statistics branch (${TEST_DB})`, () => 
       .expect(200);
     const event = eventsOf('notification.finished').find((e) => e.data.id === id)!;
     expect(FINAL).toContain(event.data.status);
-    expect(event.data).toMatchObject({ id, passSerialNumber: pass.id, status: shown.body.status });
+    // Exactly the API's Notification: nothing more (no passId beside passSerialNumber).
+    expect(event.data).toEqual(shown.body);
+    expect(event.data).toMatchObject({ id, passSerialNumber: pass.id });
     expect(eventsOf('notification.finished').filter((e) => e.data.id === id)).toHaveLength(1);
   });
 });

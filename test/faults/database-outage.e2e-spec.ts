@@ -101,6 +101,8 @@ describe(`Database outage under load (${TEST_DB})`, () => {
       SCHEDULER_INTERVAL_MS: '200',
       // Work a worker was doing when the database went away is taken up again after the lease.
       WORKER_LEASE_MS: '2000',
+      // The lease must outlast a webhook request (config check); no webhooks here.
+      WEBHOOK_TIMEOUT_MS: '1000',
       WORKER_ENABLED: String(MYSQL),
     };
     if (MYSQL) {

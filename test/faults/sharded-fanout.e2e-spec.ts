@@ -76,6 +76,8 @@ const pidOf = (leasedBy: string | null): number | null =>
         STORAGE_DIR: '/tmp/wps-test-uploads',
         SCHEDULER_INTERVAL_MS: '200',
         WORKER_LEASE_MS: String(LEASE_MS),
+        // The lease must outlast a webhook request (config check); no webhooks here.
+        WEBHOOK_TIMEOUT_MS: '1000',
         NOTIFICATION_SHARD_SIZE: String(SHARD_SIZE),
         ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
       };

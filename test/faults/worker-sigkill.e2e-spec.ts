@@ -90,6 +90,8 @@ describe.each(AUDIENCES)(
         STORAGE_DIR: '/tmp/wps-test-uploads',
         SCHEDULER_INTERVAL_MS: '200',
         WORKER_LEASE_MS: String(LEASE_MS),
+        // The lease must outlast a webhook request (config check); no webhooks here.
+        WEBHOOK_TIMEOUT_MS: '1000',
       };
     });
     afterAll(async () => {

@@ -165,7 +165,8 @@ export class NotificationWorker extends LeasedWorker<Notification> {
         type: 'notification.finished',
         workspaceId: finished.workspaceId,
         time: publishedTime,
-        data: { ...toNotificationResponse(finished), passId: finished.passId },
+        passId: finished.passId,
+        data: { ...toNotificationResponse(finished) },
       });
     });
   }

@@ -35,16 +35,17 @@ export class WebhooksModule {
         parameters: [cutoff],
       }),
     });
-    // A delivery whose endpoint was deleted while its event was being recorded (no foreign
-    // key, so as not to fail that change): never claimed, it goes once old.
+    // Deliveries of a deleted endpoint, whatever their status and age: deleting an endpoint
+    // removes its row only (one row however long its history), and the worker never claims a
+    // delivery without its endpoint; here they go in bounded batches. The anti-join probes
+    // ix_webhook_delivery_endpoint, and the batch's LIMIT ends the scan once it is full.
     retention.register({
       table: 'webhook_delivery',
       key: 'id',
-      expired: ({ cutoff }) => ({
+      expired: () => ({
         where:
-          "status = 'Pending' AND next_attempt_time < ? AND NOT EXISTS " +
-          '(SELECT 1 FROM webhook_endpoint e WHERE e.id = webhook_delivery.endpoint_id)',
-        parameters: [cutoff],
+          'NOT EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.id = webhook_delivery.endpoint_id)',
+        parameters: [],
       }),
     });
   }

@@ -31,7 +31,8 @@ export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
  *   again by every delivery as it connects (delivery/destination.ts).
  * - The secret is made here, returned once by create, and kept sealed (SecretSealer).
  * - At most {@link MAX_ENDPOINTS_PER_WORKSPACE} endpoints per workspace (409 beyond).
- * - Deleting an endpoint deletes its deliveries, pending ones included.
+ * - Deleting an endpoint deletes its row only: its pending deliveries are never sent, and
+ *   retention purges its deliveries later.
  */
 @Injectable()
 export class WebhooksService {
@@ -100,36 +101,49 @@ export class WebhooksService {
     id: string,
     input: UpdateWebhookDto,
   ): Promise<WebhookEndpoint> {
-    const endpoint = await this.get(workspaceId, id);
+    // Unknown ids are a 404 before the URL's DNS check; the check runs outside the transaction.
+    await this.get(workspaceId, id);
     if (input.url !== undefined) await this.checkUrl(input.url);
-    const enabling = input.enabled === true && !endpoint.enabled;
     const changes: Partial<WebhookEndpoint> = {
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.events !== undefined ? { events: input.events } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     };
-    const updated = stampUpdated(Object.assign(endpoint, changes), actorId);
-    await this.dataSource.getRepository(WebhookEndpoint).update(
-      { id, workspaceId },
-      {
-        ...changes,
-        updatedTime: updated.updatedTime,
-        updatedBy: updated.updatedBy,
-      },
-    );
+    // Read again, locked, and written in one transaction: a DELETE that came in meanwhile is a
+    // 404, never a 200 with the body of a row that is gone.
+    const { updated, enabling } = await this.dataSource.transaction(async (manager) => {
+      const query = manager
+        .getRepository(WebhookEndpoint)
+        .createQueryBuilder('webhook')
+        .where('webhook.id = :id AND webhook.workspace_id = :workspaceId', { id, workspaceId });
+      if (sqlDialect(manager.connection).rowLocks) query.setLock('pessimistic_write');
+      const endpoint = await query.getOne();
+      if (endpoint === null) throw new NotFoundError('Webhook', id);
+      const enabling = input.enabled === true && !endpoint.enabled;
+      const updated = stampUpdated(Object.assign(endpoint, changes), actorId);
+      await manager.update(
+        WebhookEndpoint,
+        { id, workspaceId },
+        { ...changes, updatedTime: updated.updatedTime, updatedBy: updated.updatedBy },
+      );
+      return { updated, enabling };
+    });
     // Its deliveries that waited while it was disabled go out now.
     if (enabling) this.worker.kick();
     return updated;
   }
 
-  /** Deletes the endpoint and its deliveries, pending ones included: nothing more is sent. */
+  /**
+   * Deletes the endpoint row only: one row, whatever its history. Its deliveries are never
+   * claimed again (the worker joins existing, enabled endpoints) and retention purges them, any
+   * status, in bounded batches (webhooks.module.ts), so a request never locks a month of rows.
+   */
   async remove(workspaceId: string, id: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const deleted = await manager.delete(WebhookEndpoint, { id, workspaceId });
-      if (deleted.affected === 0) throw new NotFoundError('Webhook', id);
-      await manager.delete(WebhookDelivery, { endpointId: id, workspaceId });
-    });
+    const deleted = await this.dataSource
+      .getRepository(WebhookEndpoint)
+      .delete({ id, workspaceId });
+    if (deleted.affected === 0) throw new NotFoundError('Webhook', id);
   }
 
   /** An endpoint's deliveries, newest first. */

@@ -51,6 +51,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a worker lease that a webhook request could outlast', () => {
+    expect(() => loadConfig({ WORKER_LEASE_MS: '10000' })).toThrow(
+      /WORKER_LEASE_MS \(10000\) must be at least WEBHOOK_TIMEOUT_MS \(10000\) \+ 1000/,
+    );
+    expect(() => loadConfig({ WORKER_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '1500' })).toThrow(
+      /two workers send one webhook delivery at once/,
+    );
+    expect(loadConfig({ WORKER_LEASE_MS: '11000' }).worker.leaseMs).toBe(11_000);
+    expect(
+      loadConfig({ WORKER_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '1000' }).webhooks.timeoutMs,
+    ).toBe(1000);
+  });
+
   it('reads MySQL settings', () => {
     const config = loadConfig({
       DB_TYPE: 'mysql',

@@ -491,9 +491,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
     read.problems.push('WALLET_A_APNS_KEY and WALLET_A_APNS_KEY_ID must be set together');
   }
 
+  // A delivery's lease must outlast its request and the write of its outcome: were it shorter,
+  // another worker would claim the delivery and send it while the first request is still open.
+  if (config.worker.leaseMs < config.webhooks.timeoutMs + WEBHOOK_LEASE_MARGIN_MS) {
+    read.problems.push(
+      `WORKER_LEASE_MS (${config.worker.leaseMs}) must be at least WEBHOOK_TIMEOUT_MS ` +
+        `(${config.webhooks.timeoutMs}) + ${WEBHOOK_LEASE_MARGIN_MS}: a shorter lease lets two ` +
+        'workers send one webhook delivery at once',
+    );
+  }
+
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }
+
+/** What a webhook delivery's lease keeps beyond its request, to write the outcome. */
+export const WEBHOOK_LEASE_MARGIN_MS = 1000;
 
 /** Injection token for the parsed {@link AppConfig}. */
 export const APP_CONFIG = Symbol('APP_CONFIG');

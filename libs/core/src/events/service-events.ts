@@ -18,13 +18,23 @@ export interface PassInstallData {
 export type ServiceEvent =
   | { type: 'pass.installed' | 'pass.uninstalled'; data: PassInstallData }
   | { type: 'link.clicked'; data: { passId: string } }
-  | { type: 'notification.finished'; data: { passId: string } & Record<string, unknown> }
+  | {
+      type: 'notification.finished';
+      /** Its pass, beside `data`: the data is the Notification exactly as the API shows it. */
+      passId: string;
+      data: Record<string, unknown>;
+    }
   | {
       type: 'holder.created' | 'holder.updated' | 'holder.voided';
       data: { passId: string } & Record<string, unknown>;
     };
 
 export type ServiceEventType = ServiceEvent['type'];
+
+/** The pass an event concerns. */
+export function passOfEvent(event: ServiceEvent): string {
+  return event.type === 'notification.finished' ? event.passId : event.data.passId;
+}
 
 /** An event with where and when it happened. */
 export type RecordedEvent = ServiceEvent & { workspaceId: string; time: Date };

@@ -1,4 +1,4 @@
-import type { RecordedEvent, ServiceEvent } from '@app/core';
+import { passOfEvent, type RecordedEvent, type ServiceEvent } from '@app/core';
 import { countedAs } from './pass-stats.service';
 
 const at = (event: ServiceEvent): RecordedEvent => ({
@@ -28,7 +28,11 @@ describe('countedAs', () => {
     ],
     [at({ type: 'link.clicked', data: { passId: 'p' } }), { linkClicks: 1 }],
     [
-      at({ type: 'notification.finished', data: { passId: 'p', totalNotificationSentCount: 165 } }),
+      at({
+        type: 'notification.finished',
+        passId: 'p',
+        data: { passSerialNumber: 'p', totalNotificationSentCount: 165 },
+      }),
       { notificationsSent: 165 },
     ],
   ])('counts %j as %j', (event, counted) => {
@@ -37,11 +41,18 @@ describe('countedAs', () => {
 
   it('counts nothing for a notification that sent nothing, nor for holder changes', () => {
     for (const event of [
-      at({ type: 'notification.finished', data: { passId: 'p', totalNotificationSentCount: 0 } }),
-      at({ type: 'notification.finished', data: { passId: 'p' } }),
+      at({ type: 'notification.finished', passId: 'p', data: { totalNotificationSentCount: 0 } }),
+      at({ type: 'notification.finished', passId: 'p', data: {} }),
       at({ type: 'holder.created', data: { passId: 'p', id: 'h' } }),
     ]) {
       expect(countedAs(event)).toBeNull();
     }
+  });
+
+  it('finds the pass beside the Notification, whose data is only what the API shows', () => {
+    expect(
+      passOfEvent({ type: 'notification.finished', passId: 'p', data: { passSerialNumber: 'p' } }),
+    ).toBe('p');
+    expect(passOfEvent({ type: 'link.clicked', data: { passId: 'q' } })).toBe('q');
   });
 });

@@ -1,4 +1,4 @@
-import { ServiceEvents, sqlDialect, type RecordedEvent } from '@app/core';
+import { passOfEvent, ServiceEvents, sqlDialect, type RecordedEvent } from '@app/core';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, Repository, type EntityManager } from 'typeorm';
@@ -98,7 +98,7 @@ export class PassStatsService implements OnModuleInit {
     const added = countedAs(event);
     if (added === null) return;
     const row: Record<string, unknown> = {
-      pass_id: event.data.passId,
+      pass_id: passOfEvent(event),
       day: utcDay(event.time),
       workspace_id: event.workspaceId,
     };

@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
-import { forbiddenAddressKind, webhookUrlProblem, type ResolveAll } from './destination';
+import {
+  forbiddenAddressKind,
+  guardedLookup,
+  limitedResolve,
+  webhookUrlProblem,
+  type ResolveAll,
+} from './destination';
 import { WebhookSender } from './webhook-sender';
 
 /** A resolver answering from a table that a test may change between calls (DNS rebinding). */
@@ -184,6 +190,84 @@ describe('Webhook destinations', () => {
       expect(received).toHaveLength(1);
       expect(received[0].headers['webhook-id']).toBe('msg_9');
       expect(dns.calls).toContain('receiver.test');
+    });
+  });
+
+  describe('lookups at delivery', () => {
+    /** A resolver whose answers the test gives, one host at a time. */
+    function heldDns() {
+      const pending = new Map<string, () => void>();
+      const resolve: ResolveAll = (hostname, _options, callback) => {
+        pending.set(hostname, () =>
+          callback(null, [{ address: '93.184.216.34', family: 4 }] satisfies LookupAddress[]),
+        );
+      };
+      return { resolve, pending };
+    }
+    const lookup = (resolve: ResolveAll, host: string) =>
+      new Promise<string>((done) =>
+        resolve(host, { all: true }, (error, addresses) =>
+          done(error === null ? addresses[0].address : error.message),
+        ),
+      );
+
+    it('runs two at once, the others in turn, and times out each, its wait included', async () => {
+      const dns = heldDns();
+      const limited = limitedResolve(dns.resolve, { concurrency: 2, timeoutMs: 200 });
+      const a = lookup(limited, 'a.example');
+      const b = lookup(limited, 'b.example');
+      const c = lookup(limited, 'c.example');
+      const d = lookup(limited, 'd.example');
+      expect([...dns.pending.keys()]).toEqual(['a.example', 'b.example']);
+      dns.pending.get('a.example')!();
+      await expect(a).resolves.toBe('93.184.216.34');
+      // a's slot went to c; b, c and d are never answered.
+      expect([...dns.pending.keys()]).toEqual(['a.example', 'b.example', 'c.example']);
+      await expect(b).resolves.toBe('DNS lookup of b.example timed out after 200 ms');
+      await expect(c).resolves.toBe('DNS lookup of c.example timed out after 200 ms');
+      await expect(d).resolves.toBe(
+        'DNS lookup of d.example timed out after 200 ms (waited for one of 2 lookup slots)',
+      );
+      // The timed-out lookups still hold their threads: nothing else started.
+      expect(dns.pending.size).toBe(3);
+      const e = lookup(limited, 'e.example');
+      expect(dns.pending.has('e.example')).toBe(false);
+      dns.pending.get('b.example')!();
+      expect(dns.pending.has('e.example')).toBe(true);
+      dns.pending.get('e.example')!();
+      await expect(e).resolves.toBe('93.184.216.34');
+    });
+
+    it("fails the socket's lookup with the timeout, so the attempt's error says it", async () => {
+      const dns = heldDns();
+      const guarded = guardedLookup(STRICT, dns.resolve, { concurrency: 2, timeoutMs: 50 });
+      const error = await new Promise<NodeJS.ErrnoException | null>((done) =>
+        guarded('slow.example', {}, (failure) => done(failure)),
+      );
+      expect(error?.message).toBe('DNS lookup of slow.example timed out after 50 ms');
+    });
+
+    it('records a slow DNS as the lastError of the attempt', async () => {
+      const dns = heldDns();
+      const sender = new WebhookSender(
+        {
+          webhooks: {
+            allowHttp: true,
+            allowPrivate: false,
+            timeoutMs: 200,
+            retryBaseMs: 1,
+            retryForMs: 1,
+          },
+        },
+        dns.resolve,
+      );
+      const outcome = await sender.send('http://slow.example/hook', {}, '{}');
+      sender.onApplicationShutdown();
+      expect(outcome).toEqual({
+        delivered: false,
+        statusCode: null,
+        error: 'DNS lookup of slow.example timed out after 100 ms',
+      });
     });
   });
 });

@@ -211,17 +211,79 @@ export function literalAddressProblem(url: URL, rules: DestinationRules): string
   return addressesProblem(host, [host]);
 }
 
+/** How the lookups of deliveries share libuv's thread pool. */
+export interface LookupLimits {
+  /** Lookups under way at once; the others wait their turn. */
+  concurrency: number;
+  /** How long a connection waits for its addresses, its turn included. */
+  timeoutMs: number;
+}
+
 /**
- * The `lookup` of a delivery's socket: resolves the host, refuses the connection when any
- * address is one a webhook must not reach (unless allowed), and hands the socket exactly the
- * addresses it checked, so nothing can change between the check and the connect.
+ * `dns.lookup` (getaddrinfo, which honours /etc/hosts as connections do) runs on libuv's thread
+ * pool, four threads shared with the API's file and crypto work: a few slow-resolving webhook
+ * hosts would otherwise hold all of them. Two lookups at once leave the rest to the API.
+ */
+export const DELIVERY_LOOKUP_LIMITS: LookupLimits = { concurrency: 2, timeoutMs: 5000 };
+
+/**
+ * Runs at most `concurrency` resolutions at once, in arrival order. A caller that waited
+ * `timeoutMs` (queued or resolving) gets an error then; a resolution under way keeps its slot
+ * until it really ends, since its thread stays busy until then (getaddrinfo cannot be cancelled).
+ */
+export function limitedResolve(resolve: ResolveAll, limits: LookupLimits): ResolveAll {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const next = (): void => {
+    if (running >= limits.concurrency) return;
+    const start = waiting.shift();
+    if (start === undefined) return;
+    running++;
+    start();
+  };
+  return (hostname, options, callback) => {
+    let answered = false;
+    const start = (): void => {
+      resolve(hostname, options, (error, addresses) => {
+        running--;
+        next();
+        if (answered) return;
+        answered = true;
+        clearTimeout(timer);
+        callback(error, addresses);
+      });
+    };
+    const timer = setTimeout(() => {
+      if (answered) return;
+      answered = true;
+      const queued = waiting.indexOf(start);
+      if (queued !== -1) waiting.splice(queued, 1);
+      const error: NodeJS.ErrnoException = new Error(
+        `DNS lookup of ${hostname} timed out after ${limits.timeoutMs} ms` +
+          (queued !== -1 ? ` (waited for one of ${limits.concurrency} lookup slots)` : ''),
+      );
+      error.code = 'ETIMEOUT';
+      callback(error, []);
+    }, limits.timeoutMs);
+    waiting.push(start);
+    next();
+  };
+}
+
+/**
+ * The `lookup` of a delivery's socket: resolves the host (at most `limits.concurrency` at once,
+ * each within `limits.timeoutMs`), refuses the connection when any address is one a webhook must
+ * not reach (unless allowed), and hands the socket exactly the addresses it checked, so nothing
+ * can change between the check and the connect.
  */
 export function guardedLookup(
   rules: DestinationRules,
   resolve: ResolveAll = systemResolve,
+  limits: LookupLimits = DELIVERY_LOOKUP_LIMITS,
 ): LookupFunction {
+  const limited = limitedResolve(resolve, limits);
   return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+    limited(hostname, { ...options, all: true }, (error, addresses) => {
       if (error !== null) {
         callback(error, '', undefined);
         return;

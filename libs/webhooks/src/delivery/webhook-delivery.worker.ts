@@ -1,7 +1,7 @@
 import { APP_CONFIG, LeasedWorker, sqlDialect, WorkerScheduler, type AppConfig } from '@app/core';
 import { SecretSealer, type SecretBox } from '@app/wallet-a';
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
-import { DataSource, In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
+import { DataSource, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
 import { WebhookDelivery } from '../entities/webhook-delivery.entity';
 import { WebhookEndpoint } from '../entities/webhook-endpoint.entity';
 import { nextAttemptTime, type RetryRules } from './retry-schedule';
@@ -10,11 +10,23 @@ import { WebhookSender, type SendOutcome } from './webhook-sender';
 
 /** Deliveries in flight at once in one process. */
 export const DELIVERY_CONCURRENCY = 64;
-/**
- * Deliveries in flight at once to one endpoint in one process: a slow or dead endpoint holds at
- * most a quarter of the slots, the others keep flowing.
- */
+/** The most deliveries in flight at once to one endpoint in one process (a healthy endpoint). */
 export const ENDPOINT_CONCURRENCY = 16;
+/**
+ * What an endpoint this process has not delivered to yet may have in flight: a dead endpoint
+ * learns it is failing before it holds many slots, a live one doubles it with every success.
+ */
+export const NEW_ENDPOINT_CONCURRENCY = 4;
+/**
+ * What an endpoint whose last attempt here failed may have in flight: one probe, as a circuit
+ * breaker's half-open state; a success doubles it again up to {@link ENDPOINT_CONCURRENCY}.
+ */
+export const FAILING_ENDPOINT_CONCURRENCY = 1;
+/**
+ * The slots endpoints not yet proven healthy (below {@link ENDPOINT_CONCURRENCY}) may hold
+ * together: the other half stays for endpoints that answer, however many endpoints are failing.
+ */
+export const UNPROVEN_SLOTS = DELIVERY_CONCURRENCY / 2;
 /** The shortest sleep before a due delivery is looked for again (no busy loop on a race). */
 const MIN_WAKE_MS = 20;
 
@@ -26,7 +38,8 @@ const MIN_WAKE_MS = 20;
  * returns; each request that ends records its outcome and frees its slot for the next tick. No
  * transaction is open during a request. A 2xx delivers; anything else is retried with backoff
  * (retry-schedule.ts) until the retry window closes (`Failed`). Deliveries of a disabled
- * endpoint wait (not claimed) until it is enabled again; those of a deleted one are deleted.
+ * endpoint wait (not claimed) until it is enabled again; those of a deleted one are never
+ * claimed, and retention deletes them (webhooks.module.ts).
  */
 @Injectable()
 export class WebhookDeliveryWorker
@@ -42,7 +55,15 @@ export class WebhookDeliveryWorker
     failed: (error: unknown) => void;
   }[] = [];
   private writingDelivered = false;
+  /** Deliveries in flight per endpoint in this process. */
   private readonly perEndpoint = new Map<string, number>();
+  /**
+   * Per endpoint, how many it may have in flight here ({@link windowOf}): one after a failed
+   * attempt, doubled by each success. One small entry per endpoint delivered to since start.
+   */
+  private readonly windows = new Map<string, number>();
+  /** The endpoint served first at the last claim: the next starts after it (round robin). */
+  private rotation = '';
   private readonly retry: RetryRules;
   private readonly secrets: SecretBox;
 
@@ -58,7 +79,7 @@ export class WebhookDeliveryWorker
     this.secrets = sealer.box(WEBHOOK_SECRET_PURPOSE);
   }
 
-  /** Claims as many due deliveries as there are free slots and starts them; returns how many. */
+  /** Claims due deliveries for the free slots, each due endpoint its share; starts them. */
   async tick(): Promise<number> {
     const free = DELIVERY_CONCURRENCY - this.inFlight.size;
     if (free <= 0) return 0;
@@ -73,59 +94,110 @@ export class WebhookDeliveryWorker
     await Promise.all([...this.inFlight]);
   }
 
+  /** How many deliveries an endpoint may have in flight in this process now. */
+  private windowOf(endpointId: string): number {
+    return this.windows.get(endpointId) ?? NEW_ENDPOINT_CONCURRENCY;
+  }
+
   /**
-   * Due deliveries of enabled endpoints, oldest due first, skipping endpoints that have all
-   * their slots in this process, claimed one by one (another worker may win some).
+   * Fair claiming, so that a slow or dead endpoint never delays the others:
+   *
+   * 1. The enabled endpoints with due deliveries that have room (not at their window), in
+   *    round-robin order: those after the one served first last time come first.
+   * 2. The free slots dealt one at a time around them, each up to its window; endpoints not yet
+   *    proven healthy share {@link UNPROVEN_SLOTS}.
+   * 3. Per endpoint its oldest due deliveries, for its slots (one statement for all), claimed
+   *    together by compare-and-set (another worker may win some).
    */
   private async claimDue(
-    limit: number,
+    free: number,
   ): Promise<{ delivery: WebhookDelivery; endpoint: WebhookEndpoint }[]> {
     const now = new Date();
     const at = sqlDialect(this.dataSource).writeDate(now);
-    const busy = [...this.perEndpoint].filter(([, n]) => n >= ENDPOINT_CONCURRENCY);
+    const endpoints = await this.dueEndpoints(at, free);
+    if (endpoints.length === 0) return [];
+    this.rotation = endpoints[0].id;
+
+    const shares = new Map<string, number>();
+    let unproven = 0;
+    for (const [id, running] of this.perEndpoint) {
+      if (this.windowOf(id) < ENDPOINT_CONCURRENCY) unproven += running;
+    }
+    let left = free;
+    for (let dealt = true; dealt && left > 0;) {
+      dealt = false;
+      for (const endpoint of endpoints) {
+        if (left === 0) break;
+        const window = this.windowOf(endpoint.id);
+        const share = shares.get(endpoint.id) ?? 0;
+        if ((this.perEndpoint.get(endpoint.id) ?? 0) + share >= window) continue;
+        if (window < ENDPOINT_CONCURRENCY) {
+          if (unproven >= UNPROVEN_SLOTS) continue;
+          unproven++;
+        }
+        shares.set(endpoint.id, share + 1);
+        left--;
+        dealt = true;
+      }
+    }
+    if (shares.size === 0) return [];
+
+    const ids = await this.dueDeliveryIds(at, shares);
+    const claimed = await this.lease.claimAll(ids, [
+      { status: 'Pending', leaseUntil: IsNull(), nextAttemptTime: LessThanOrEqual(now) },
+      { status: 'Pending', leaseUntil: LessThan(now) },
+    ]);
+    const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+    return claimed.map((delivery) => ({ delivery, endpoint: byId.get(delivery.endpointId)! }));
+  }
+
+  /**
+   * Enabled endpoints with a due delivery (never claimed, or whose lease ran out), at most
+   * `limit` (more could not get a slot each), leaving out those at their window here. One probe
+   * of ix_webhook_delivery_endpoint_due per endpoint, however long its backlog. A lease is only
+   * ever taken on a due row, so `next_attempt_time <= now` holds for every claimable one.
+   */
+  private dueEndpoints(at: Date | string, limit: number): Promise<WebhookEndpoint[]> {
+    const full = [...this.perEndpoint]
+      .filter(([id, running]) => running >= this.windowOf(id))
+      .map(([id]) => id);
     const query = this.dataSource
-      .getRepository(WebhookDelivery)
-      .createQueryBuilder('d')
-      .innerJoin(WebhookEndpoint, 'e', 'e.id = d.endpoint_id AND e.enabled = :enabled', {
-        enabled: true,
-      })
-      .where('d.status = :pending', { pending: 'Pending' })
+      .getRepository(WebhookEndpoint)
+      .createQueryBuilder('e')
+      .where('e.enabled = :enabled', { enabled: true })
       .andWhere(
-        '((d.lease_until IS NULL AND d.next_attempt_time <= :now) OR d.lease_until < :now)',
+        'EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.endpoint_id = e.id ' +
+          "AND d.status = 'Pending' AND d.next_attempt_time <= :now " +
+          'AND (d.lease_until IS NULL OR d.lease_until < :now))',
         { now: at },
       )
-      .orderBy('d.next_attempt_time', 'ASC')
-      .limit(limit * 2);
-    if (busy.length > 0) {
-      query.andWhere('d.endpoint_id NOT IN (:...busy)', { busy: busy.map(([id]) => id) });
+      .orderBy('CASE WHEN e.id > :rotation THEN 0 ELSE 1 END', 'ASC')
+      .addOrderBy('e.id', 'ASC')
+      .setParameter('rotation', this.rotation)
+      .limit(limit);
+    if (full.length > 0) query.andWhere('e.id NOT IN (:...full)', { full });
+    return query.getMany();
+  }
+
+  /** Each endpoint's oldest due deliveries, as many as its share: one UNION ALL statement. */
+  private async dueDeliveryIds(at: Date | string, shares: Map<string, number>): Promise<string[]> {
+    const parts: string[] = [];
+    const parameters: unknown[] = [];
+    let n = 0;
+    for (const [endpointId, share] of shares) {
+      parts.push(
+        `SELECT id FROM (SELECT d.id FROM webhook_delivery d WHERE d.endpoint_id = ? ` +
+          "AND d.status = 'Pending' AND d.next_attempt_time <= ? " +
+          `AND (d.lease_until IS NULL OR d.lease_until < ?) ` +
+          `ORDER BY d.next_attempt_time LIMIT ${share}) due${n++}`,
+      );
+      parameters.push(endpointId, at, at);
     }
-    const candidates = await query.getMany();
-    if (candidates.length === 0) return [];
-    const endpoints = new Map(
-      (
-        await this.dataSource.getRepository(WebhookEndpoint).findBy({
-          id: In([...new Set(candidates.map((candidate) => candidate.endpointId))]),
-        })
-      ).map((endpoint) => [endpoint.id, endpoint]),
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      parts.join(' UNION ALL '),
+      parameters,
     );
-    // Within the endpoints' slots, then claimed together.
-    const load = new Map(this.perEndpoint);
-    const chosen: WebhookDelivery[] = [];
-    for (const candidate of candidates) {
-      if (chosen.length >= limit) break;
-      const endpointLoad = load.get(candidate.endpointId) ?? 0;
-      if (!endpoints.has(candidate.endpointId) || endpointLoad >= ENDPOINT_CONCURRENCY) continue;
-      load.set(candidate.endpointId, endpointLoad + 1);
-      chosen.push(candidate);
-    }
-    const claimed = await this.lease.claimAll(
-      chosen.map((candidate) => candidate.id),
-      [
-        { status: 'Pending', leaseUntil: IsNull(), nextAttemptTime: LessThanOrEqual(now) },
-        { status: 'Pending', leaseUntil: LessThan(now) },
-      ],
-    );
-    return claimed.map((delivery) => ({ delivery, endpoint: endpoints.get(delivery.endpointId)! }));
+    return rows.map((row) => row.id);
   }
 
   private start(delivery: WebhookDelivery, endpoint: WebhookEndpoint): void {
@@ -148,6 +220,12 @@ export class WebhookDeliveryWorker
   /** One attempt, then its outcome: Delivered, back to Pending for a retry, or Failed. */
   private async deliver(delivery: WebhookDelivery, endpoint: WebhookEndpoint): Promise<void> {
     const outcome = await this.attempt(delivery, endpoint);
+    this.windows.set(
+      endpoint.id,
+      outcome.delivered
+        ? Math.min(ENDPOINT_CONCURRENCY, this.windowOf(endpoint.id) * 2)
+        : FAILING_ENDPOINT_CONCURRENCY,
+    );
     const ended = new Date();
     if (outcome.delivered) {
       await this.recordDelivered(delivery.id, outcome.statusCode ?? 200);

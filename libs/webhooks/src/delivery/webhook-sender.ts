@@ -3,6 +3,7 @@ import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestj
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
+  DELIVERY_LOOKUP_LIMITS,
   ForbiddenDestinationError,
   guardedLookup,
   literalAddressProblem,
@@ -44,7 +45,12 @@ export class WebhookSender implements OnApplicationShutdown {
   ) {
     this.rules = config.webhooks;
     this.timeoutMs = config.webhooks.timeoutMs;
-    const lookup = guardedLookup(this.rules, resolve);
+    // A lookup gets at most half the attempt, so its own error (not the attempt's timeout) says
+    // that DNS was what took too long.
+    const lookup = guardedLookup(this.rules, resolve, {
+      ...DELIVERY_LOOKUP_LIMITS,
+      timeoutMs: Math.min(DELIVERY_LOOKUP_LIMITS.timeoutMs, Math.ceil(this.timeoutMs / 2)),
+    });
     const options = { keepAlive: true, lookup, scheduling: 'lifo' as const };
     this.agents = { http: new HttpAgent(options), https: new HttpsAgent(options) };
   }
