@@ -176,7 +176,8 @@ export class ApnsClient {
     const window = this.window(tokens, notification, concurrency);
     try {
       for (;;) {
-        await window.fill();
+        const filling = window.fill();
+        if (filling !== undefined) await filling;
         const delivery = window.take();
         if (delivery !== undefined) {
           yield delivery;
@@ -205,7 +206,9 @@ export class ApnsClient {
     const window = this.window(tokens, notification, concurrency);
     try {
       for (;;) {
-        await window.fill();
+        // Awaited only for an async source: a turn of the event loop per result otherwise.
+        const filling = window.fill();
+        if (filling !== undefined) await filling;
         const delivery = window.take();
         if (delivery !== undefined) {
           const recording = onResult(delivery.token, delivery.result);
@@ -563,13 +566,25 @@ class PushWindow {
     return this.exhausted && this.inFlight === 0 && this.done.length === 0;
   }
 
-  /** Starts pushes until the window is full or the tokens run out. */
-  async fill(): Promise<void> {
+  /**
+   * Starts pushes until the window is full or the tokens run out. A synchronous source (an
+   * array of tokens) is read at once and nothing is returned; an async one returns the promise
+   * of its reads.
+   */
+  fill(): Promise<void> | undefined {
+    if (!this.synchronous) return this.fillFromAsync();
+    const iterator = this.iterator as Iterator<string>;
     while (!this.exhausted && this.inFlight + this.done.length < this.concurrency) {
-      // A synchronous source (an array of tokens) is read without a turn of the event loop.
-      const next = this.synchronous
-        ? (this.iterator as Iterator<string>).next()
-        : await this.iterator.next();
+      const next = iterator.next();
+      if (next.done === true) this.exhausted = true;
+      else this.start(next.value);
+    }
+    return undefined;
+  }
+
+  private async fillFromAsync(): Promise<void> {
+    while (!this.exhausted && this.inFlight + this.done.length < this.concurrency) {
+      const next = await this.iterator.next();
       if (next.done === true) this.exhausted = true;
       else this.start(next.value);
     }
