@@ -178,7 +178,7 @@ describe('Holders', () => {
       expect(await count(pass.id)).toBe(1);
     });
 
-    it('refuses a duplicate externalId and a Draft pass (409), a deleted pass (404)', async () => {
+    it('refuses a duplicate externalId, a Draft pass and a deleted pass (409)', async () => {
       const pass = await createPass();
       await post(pass.id, { externalId: 'dup' }).expect(201);
       const duplicate = await post(pass.id, { externalId: 'dup' }).expect(409);
@@ -196,8 +196,23 @@ describe('Holders', () => {
 
       const deleted = await createPass();
       await http().delete(`/v1/wallet-pass/${deleted.id}`).set(auth()).expect(204);
-      await post(deleted.id, { externalId: 'x' }).expect(404);
+      const gone = await post(deleted.id, { externalId: 'x' }).expect(409);
+      expect(gone.body).toMatchObject({
+        errorCode: 'CONFLICT',
+        context: { deletedTime: expect.any(String) },
+      });
+      const goneImport = await importJson(deleted.id, [{ externalId: 'x' }]).expect(409);
+      expect(goneImport.body.context).toEqual(gone.body.context);
+      // Reads of a deleted pass stay a 404, as for the pass itself.
       await http().get(holders(deleted.id)).set(auth()).expect(404);
+      // Another workspace's deleted pass is still a 404: nothing tells it ever existed.
+      const theirs = await createPass({ workspaceId: otherWorkspace });
+      await http()
+        .delete(`/v1/wallet-pass/${theirs.id}`)
+        .set({ ...auth(), 'x-workspace-id': otherWorkspace })
+        .expect(204);
+      await post(theirs.id, { externalId: 'x' }).expect(404);
+      await importJson(theirs.id, [{ externalId: 'x' }]).expect(404);
     });
 
     it("answers 404 for another workspace's pass and holder", async () => {

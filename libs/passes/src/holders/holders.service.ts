@@ -14,8 +14,8 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import type { Pass } from '../entities/pass.entity';
+import { DataSource, EntityManager, In, IsNull, Not, Repository } from 'typeorm';
+import { Pass } from '../entities/pass.entity';
 import { HolderChanges, type HolderChangeSet } from '../holder-changes';
 import { holderChangeTime } from '../pass-content';
 import { PassesService } from '../passes.service';
@@ -58,8 +58,9 @@ const sortedEntries = (values: HolderFieldValues): [string, string][] =>
 /**
  * Holders of a pass (DESIGN.md §6, stage 1: the API; the wallets come later). Rules:
  *
- * - A pass that is deleted or of another workspace is a 404 for every holder route, as for
- *   the pass routes; a Draft pass takes no holders (409), since nobody can add it yet.
+ * - A pass of another workspace is a 404 for every holder route, as for the pass routes; so is
+ *   a deleted pass for reads, PATCH and DELETE. A Draft or deleted pass takes no new holders
+ *   (create and import: 409), since nobody can add it.
  * - `externalId` is unique per pass (the database says so; a clash is a 409 naming it).
  * - A Voided holder is final: PATCH is a 409, DELETE again is a 204, an import naming it a 409.
  * - `version` moves on only when what the holder sees changes (field values, barcode, status).
@@ -267,9 +268,23 @@ export class HoldersService {
     );
   }
 
-  /** A pass that takes new holders: of this workspace, not deleted (404), Published (409). */
+  /**
+   * A pass that takes new holders: of this workspace (else 404), Published and not deleted
+   * (else 409, DESIGN.md §6). Only here does a deleted pass differ from an unknown one: the
+   * caller's own workspace deleted it, so telling so leaks nothing to anyone else.
+   */
   private async passTakingHolders(workspaceId: string, passId: string): Promise<Pass> {
-    const pass = await this.passes.getEntity(workspaceId, passId);
+    const pass = await this.passes.getEntity(workspaceId, passId).catch(async (error) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      const deleted = await this.dataSource.getRepository(Pass).findOne({
+        select: { id: true, deletedTime: true },
+        where: { workspaceId, id: passId, deletedTime: Not(IsNull()) },
+      });
+      if (deleted?.deletedTime == null) throw error;
+      throw new ConflictError('A deleted pass takes no holders', {
+        deletedTime: deleted.deletedTime.toISOString(),
+      });
+    });
     if (pass.status !== 'Published') {
       throw new ConflictError('A Draft pass takes no holders; publish it first', {
         status: pass.status,
