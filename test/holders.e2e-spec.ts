@@ -1,6 +1,7 @@
 import { Holder } from '@app/passes';
+import { HoldersService } from '@app/passes/holders/holders.service';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { makePng } from './support/png';
 import { OwnerSession } from './support/session';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
@@ -555,6 +556,43 @@ describe('Holders', () => {
         { externalId: 'gone' },
       ]).expect(409);
       expect(response.body.context).toEqual({ '1.externalId': 'gone' });
+      expect(await count(pass.id)).toBe(1);
+    });
+
+    it('refuses a row whose holder was voided during the import (409), nothing written', async () => {
+      const pass = await createPass();
+      const holder = (
+        await post(pass.id, { externalId: 'racing', fieldValues: { points: '1' } }).expect(201)
+      ).body as HolderBody;
+      // A DELETE that commits between the import's lookup and its UPDATE, played in the
+      // import's own transaction (SQLite has one connection; MySQL's UPDATE reads the latest
+      // committed row either way).
+      type Lookup = (manager: EntityManager, ...rest: unknown[]) => Promise<unknown>;
+      const service: { existingByExternalId: Lookup } = testApp.app.get<unknown>(
+        HoldersService,
+      ) as { existingByExternalId: Lookup };
+      const original = service.existingByExternalId.bind(service);
+      const lookup = jest
+        .spyOn(service, 'existingByExternalId')
+        .mockImplementationOnce(async (manager, ...rest) => {
+          const found = await original(manager, ...rest);
+          await manager.update(Holder, { id: holder.id }, { status: 'Voided' });
+          return found;
+        });
+      try {
+        const response = await importJson(pass.id, [
+          { externalId: 'fresh' },
+          { externalId: 'racing', fieldValues: { points: '2' } },
+        ]).expect(409);
+        expect(response.body).toMatchObject({
+          errorCode: 'CONFLICT',
+          context: { '1.externalId': 'racing' },
+        });
+      } finally {
+        lookup.mockRestore();
+      }
+      const row = await stored(holder.id);
+      expect(row).toMatchObject({ status: 'Active', fieldValues: { points: '1' }, version: 1 });
       expect(await count(pass.id)).toBe(1);
     });
 

@@ -211,6 +211,8 @@ export class HoldersService {
     return this.writing('', () =>
       this.holderChanges.transaction(async (changes) => {
         const manager = changes.manager;
+        // A transaction's manager has its runner, whose structured result tells affected rows.
+        const runner = manager.queryRunner!;
         const existing = await this.existingByExternalId(manager, workspaceId, pass.id, list);
         const created: Holder[] = [];
         let updated = 0;
@@ -226,12 +228,7 @@ export class HoldersService {
             created.push(this.newHolder(workspaceId, actorId, pass, row.input));
             continue;
           }
-          if (current.status === 'Voided') {
-            const [key] = row.problem('externalId', '');
-            throw new ConflictError('A Voided holder cannot come back; use another externalId', {
-              [key]: externalId,
-            });
-          }
+          if (current.status === 'Voided') voidedRow(row);
           updated += 1;
           const next = visibleOf(row.input);
           if (sameVisible(current, next)) continue;
@@ -241,9 +238,11 @@ export class HoldersService {
             updatedTime: holderChangeTime(current.updatedTime, now),
             updatedBy: actorId,
           });
-          await manager.query(
+          // Only while still Active: the lookup above took no lock, so a DELETE may have voided
+          // the holder since. Such a row is then refused as a Voided holder's row always is.
+          const result = await runner.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
-              'version = version + 1, updated_time = ?, updated_by = ? WHERE id = ?',
+              "version = version + 1, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
             [
               JSON.stringify(next.fieldValues),
               next.barcodeValue,
@@ -252,7 +251,9 @@ export class HoldersService {
               actorId,
               current.id,
             ],
+            true,
           );
+          if (result.affected === 0) voidedRow(row);
           await this.recordEvent(manager, 'holder.updated', pass, written);
         }
         for (let at = 0; at < created.length; at += IMPORT_CHUNK) {
@@ -438,6 +439,14 @@ export class HoldersService {
       googleSaveUrl: await this.googleSaveLinks.saveUrlForHolder(pass, holder),
     };
   }
+}
+
+/** Refuses an import row naming a Voided holder: a void is final (the whole import fails). */
+function voidedRow(row: ImportRow): never {
+  const [key] = row.problem('externalId', '');
+  throw new ConflictError('A Voided holder cannot come back; use another externalId', {
+    [key]: row.input.externalId,
+  });
 }
 
 /** The values an input (create, import row) sets; absent or null: the pass's. */
