@@ -293,16 +293,30 @@ describe('Holders', () => {
       });
       expect((await stored(holder.id)).version).toBe(2);
 
-      // externalId is not on the pass: no new version.
-      await http().patch(url).set(auth()).send({ externalId: 'p1-renamed' }).expect(200);
-      expect((await stored(holder.id)).version).toBe(2);
-      // The same values again: no new version either.
-      await http()
+      // The visible change put updatedTime in a later second, possibly ahead of the clock.
+      const visibleAt = (await stored(holder.id)).updatedTime.getTime();
+      // externalId is not on the pass: no new version, and updatedTime does not go back.
+      const renamed = await http()
         .patch(url)
         .set(auth())
-        .send({ fieldValues: { points: '2' } })
+        .send({ externalId: 'p1-renamed' })
         .expect(200);
       expect((await stored(holder.id)).version).toBe(2);
+      expect(new Date(renamed.body.updatedTime as string).getTime()).toBeGreaterThanOrEqual(
+        visibleAt,
+      );
+      const renamedRow = await stored(holder.id);
+      expect(renamedRow.updatedTime.getTime()).toBeGreaterThanOrEqual(visibleAt);
+      // The same values again: nothing is written, not even updatedTime.
+      const same = await http()
+        .patch(url)
+        .set(auth())
+        .send({ externalId: 'p1-renamed', fieldValues: { points: '2' }, barcodeValue: 'B-1' })
+        .expect(200);
+      expect(same.body).toEqual(renamed.body);
+      const sameRow = await stored(holder.id);
+      expect(sameRow.version).toBe(2);
+      expect(sameRow.updatedTime).toEqual(renamedRow.updatedTime);
 
       const cleared = await http()
         .patch(url)

@@ -342,12 +342,20 @@ export class HoldersService {
     };
     const now = new Date();
     const visibleChange = !sameVisible(holder, next);
+    const externalId = input.externalId ?? holder.externalId;
+    // Nothing new (a retried request, a client sending the holder back as it is): nothing is
+    // written, so no event, no version, no push, and updatedTime keeps saying when it changed.
+    if (!visibleChange && externalId === holder.externalId) return holder;
     const written: Partial<Holder> = {
       ...next,
-      externalId: input.externalId ?? holder.externalId,
+      externalId,
       updatedBy: actorId,
-      // A visible change lands in a later second than the last (the package's Last-Modified).
-      updatedTime: visibleChange ? holderChangeTime(holder.updatedTime, now) : now,
+      // A visible change lands in a later second than the last (the package's Last-Modified);
+      // an invisible one (externalId) never goes back before a time a visible change set
+      // ahead of the clock.
+      updatedTime: visibleChange
+        ? holderChangeTime(holder.updatedTime, now)
+        : new Date(Math.max(holder.updatedTime.getTime(), now.getTime())),
       ...(visibleChange ? { version: holder.version + 1 } : {}),
     };
     await manager.update(Holder, where, written);
