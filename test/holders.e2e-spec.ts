@@ -558,6 +558,28 @@ describe('Holders', () => {
       expect(await count(pass.id)).toBe(0);
     });
 
+    it('tells externalIds apart by case, as stored (create, import, list filter)', async () => {
+      const pass = await createPass();
+      const upper = (await post(pass.id, { externalId: 'Member-1' }).expect(201))
+        .body as HolderBody;
+      const lower = (await post(pass.id, { externalId: 'member-1' }).expect(201))
+        .body as HolderBody;
+      await post(pass.id, { externalId: 'member-1' }).expect(409);
+      const imported = await importJson(pass.id, [
+        { externalId: 'member-1', fieldValues: { points: '1' } },
+        { externalId: 'MEMBER-1', fieldValues: { points: '2' } },
+      ]).expect(200);
+      expect(imported.body).toEqual({ created: 1, updated: 1 });
+      expect((await stored(lower.id)).fieldValues).toEqual({ points: '1' });
+      expect((await stored(upper.id)).fieldValues).toEqual({});
+      const listed = await http()
+        .get(`${holders(pass.id)}?externalId=Member-1`)
+        .set(auth())
+        .expect(200);
+      expect((listed.body as PageBody).items.map((item) => item.id)).toEqual([upper.id]);
+      expect(await count(pass.id)).toBe(3);
+    });
+
     it('refuses a Voided holder in an import (409), nothing written', async () => {
       const pass = await createPass();
       const holder = (await post(pass.id, { externalId: 'gone' }).expect(201)).body as HolderBody;
