@@ -1242,7 +1242,10 @@ export interface components {
        * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj
        */
       downloadUrl: string;
-      /** @description Raw WalletB save link of the holder's own object (its barcode and field values); null when WalletB is not configured or the holder is Voided. */
+      /**
+       * @description WalletB save link of the holder's own object (its barcode and field values, as they are when the link is opened): `{downloadUrl}/wallet-b`, which redirects (302) to Google's save URL signed at that moment. Null when WalletB is not configured, the pass is not Published or the holder is Voided.
+       * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj/wallet-b
+       */
       googleSaveUrl: string | null;
       /**
        * @description WalletA devices holding it now

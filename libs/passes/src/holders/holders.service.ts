@@ -129,7 +129,7 @@ export class HoldersService {
     const page = await paginate(builder, query);
     return {
       ...page,
-      items: await Promise.all(page.items.map((holder) => this.view(pass, holder))),
+      items: page.items.map((holder) => this.view(pass, holder)),
     };
   }
 
@@ -392,7 +392,7 @@ export class HoldersService {
     pass: Pass,
     holder: Holder,
   ): Promise<void> {
-    const data = toHolderResponse(await this.view(pass, holder));
+    const data = toHolderResponse(this.view(pass, holder));
     await this.events.record(manager, {
       type,
       workspaceId: holder.workspaceId,
@@ -439,12 +439,13 @@ export class HoldersService {
     }
   }
 
-  private async view(pass: Pass, holder: Holder): Promise<HolderView> {
+  /** Cheap (no I/O, no signature): an import makes one for each row's event. */
+  private view(pass: Pass, holder: Holder): HolderView {
     return {
       holder,
       pass,
       publicBaseUrl: this.config.publicBaseUrl,
-      googleSaveUrl: await this.googleSaveLinks.saveUrlForHolder(pass, holder),
+      googleCanSave: this.googleSaveLinks.holderCanSave(pass, holder),
     };
   }
 }
