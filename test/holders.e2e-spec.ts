@@ -60,7 +60,7 @@ describe('Holders', () => {
 
   let counter = 0;
   async function createPass(
-    options: { status?: string; workspaceId?: string } = {},
+    options: { status?: string; workspaceId?: string; passMetadata?: object } = {},
   ): Promise<{ id: string; slug: string }> {
     const status = options.status ?? 'Published';
     let uploadInfoList = images;
@@ -78,7 +78,7 @@ describe('Holders', () => {
       .set(auth(options.workspaceId))
       .send({
         passName: `Holder pass ${++counter}`,
-        passMetadata: METADATA,
+        passMetadata: options.passMetadata ?? METADATA,
         status,
         uploadInfoList: status === 'Published' ? uploadInfoList : [],
       })
@@ -177,6 +177,60 @@ describe('Holders', () => {
         201,
       );
       expect(await count(pass.id)).toBe(1);
+    });
+
+    it('takes the largest valid body even with every character escaped (no 413)', async () => {
+      const key = (name: string) => name.padEnd(64, 'k');
+      const pass = await createPass({
+        passMetadata: {
+          ...METADATA,
+          topField: { key: key('a'), label: 'A', value: '0' },
+          secondaryFields: ['b', 'c', 'd', 'e'].map((name) => ({
+            key: key(name),
+            label: name,
+            value: '',
+          })),
+        },
+      });
+      const values = (char: string) =>
+        Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((name) => [key(name), char.repeat(2000)]));
+      const body = (char: string) => ({
+        externalId: 'x'.repeat(255),
+        fieldValues: values(char),
+        barcodeValue: char.repeat(2048),
+        barcodeText: char.repeat(255),
+      });
+      // Every character, property names included, as a \uXXXX escape: about 77 KB.
+      const escaped = (value: object) =>
+        JSON.stringify(value).replace(
+          /[^"{}:,]/g,
+          (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+        );
+      const created = escaped(body('é'));
+      expect(created.length).toBeGreaterThan(64 * 1024);
+      const response = await http()
+        .post(holders(pass.id))
+        .set(auth())
+        .set('content-type', 'application/json')
+        .send(created)
+        .expect(201);
+      expect((response.body as HolderBody).fieldValues[key('e')]).toBe('é'.repeat(2000));
+      const changes: Partial<ReturnType<typeof body>> = body('ü');
+      delete changes.externalId;
+      await http()
+        .patch(`${holders(pass.id)}/${(response.body as HolderBody).id}`)
+        .set(auth())
+        .set('content-type', 'application/json')
+        .send(escaped(changes))
+        .expect(200);
+      // Far beyond any valid body: still a 413.
+      const huge = await http()
+        .post(holders(pass.id))
+        .set(auth())
+        .set('content-type', 'application/json')
+        .send(`{"externalId":"y","barcodeText":"${' '.repeat(200 * 1024)}"}`)
+        .expect(413);
+      expect(huge.body.errorCode).toBe('PAYLOAD_TOO_LARGE');
     });
 
     it('refuses a duplicate externalId, a Draft pass and a deleted pass (409)', async () => {

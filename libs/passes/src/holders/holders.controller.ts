@@ -109,6 +109,15 @@ const HOLDER_EXAMPLE = {
   barcodeText: 'Member 10442',
 };
 
+/**
+ * JSON body limits of POST and PATCH. The largest valid HolderInput with every character sent as
+ * a `\uXXXX` escape (6 bytes each): five field values (topField and four secondaryFields) of
+ * 2,000 characters under keys of up to 64, a barcodeValue of 2,048, a barcodeText and an
+ * externalId of 255: 6 × (5 × 2,064 + 2,048 + 255 + 255) ≈ 77 KB, over the default 64 KiB,
+ * which answered such valid bodies with a 413. 128 KiB leaves room for whitespace.
+ */
+const HOLDER_BODY_LIMITS = { maxBytes: 128 * 1024 };
+
 function isMultipart(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
 }
@@ -126,6 +135,7 @@ export class HoldersController {
 
   @Post()
   @RequireWriter()
+  @BodyLimits(HOLDER_BODY_LIMITS)
   @ApiOperation({
     summary: 'Create a holder',
     description:
@@ -281,6 +291,7 @@ export class HoldersController {
 
   @Patch(':holderId')
   @RequireWriter()
+  @BodyLimits(HOLDER_BODY_LIMITS)
   @ApiOperation({
     summary: 'Update a holder',
     description:
