@@ -16,7 +16,7 @@ import { CreatePassDailyStats1763960000000 } from './1763960000000-create-pass-d
 import { CreateWebhooks1763970000000 } from './1763970000000-create-webhooks';
 import { TargetedNotifications1763990000000 } from './1763990000000-targeted-notifications';
 import { NotificationShards1764010000000 } from './1764010000000-notification-shards';
-import { HolderBinaryIds1764030000000 } from './1764030000000-holder-binary-ids';
+import { HolderBinaryIds1764040000000 } from './1764040000000-holder-binary-ids';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -38,5 +38,5 @@ export const MIGRATIONS = [
   CreateWebhooks1763970000000,
   TargetedNotifications1763990000000,
   NotificationShards1764010000000,
-  HolderBinaryIds1764030000000,
+  HolderBinaryIds1764040000000,
 ];

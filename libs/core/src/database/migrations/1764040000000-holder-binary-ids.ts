@@ -16,8 +16,8 @@ const COLUMNS = ['external_id', 'holder_token', 'serial_number'] as const;
  * `down` fails on a duplicate key once two holders of a pass differ only in case: the old
  * collation cannot hold them.
  */
-export class HolderBinaryIds1764030000000 implements MigrationInterface {
-  name = 'HolderBinaryIds1764030000000';
+export class HolderBinaryIds1764040000000 implements MigrationInterface {
+  name = 'HolderBinaryIds1764040000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await this.collate(queryRunner, 'utf8mb4_bin');
