@@ -10,12 +10,44 @@
  *      pass, to see that an import does not slow down as the table grows.
  *
  * Wall time of each request as the client sees it (JSON/CSV building not included).
+ *
+ * BENCH_WALLET_B=1 runs the service with WalletB configured (a service account with a fresh
+ * RSA key; Google itself is never called, since the bench runs no worker), so each holder's
+ * `googleSaveUrl` and event are made as in production.
  */
+const { generateKeyPairSync } = require('node:crypto');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const os = require('node:os');
+const { join } = require('node:path');
 const lib = require('./lib');
 
 const PORT = Number(process.env.BENCH_PORT ?? 3140);
 const ROWS = 10_000;
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 100_000);
+const WALLET_B = process.env.BENCH_WALLET_B === '1';
+
+/** WalletB settings with a throw-away service account (its key file in a temp dir). */
+function walletBEnv() {
+  const dir = mkdtempSync(join(os.tmpdir(), 'wps-bench-wallet-b-'));
+  lib.onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const path = join(dir, 'service-account.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      type: 'service_account',
+      private_key_id: 'bench',
+      private_key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      client_email: 'bench@bench.iam.gserviceaccount.com',
+      token_uri: 'http://127.0.0.1:9/token',
+    }),
+  );
+  return {
+    WALLET_B_ISSUER_ID: '3388000000012345678',
+    WALLET_B_SERVICE_ACCOUNT: path,
+    WALLET_B_API_URL: 'http://127.0.0.1:9',
+  };
+}
 
 async function send(url, token, body, contentType) {
   const started = process.hrtime.bigint();
@@ -35,7 +67,8 @@ async function send(url, token, body, contentType) {
 
 async function main() {
   lib.printMachine();
-  const service = await lib.startService('holders', PORT);
+  console.log(`WalletB: ${WALLET_B ? 'configured (BENCH_WALLET_B=1)' : 'not configured'}`);
+  const service = await lib.startService('holders', PORT, WALLET_B ? walletBEnv() : {});
   const auth = { authorization: `Bearer ${service.token}` };
   const uploadInfoList = [];
   for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
@@ -81,6 +114,12 @@ async function main() {
     'application/json',
   );
   results.push({ case: '10,000 new (JSON)', ms: inserted.ms, ...inserted.answer });
+  const sample = await lib.json(`${service.base}/v1/wallet-pass/${pass.id}/holders?limit=1`, {
+    headers: auth,
+  });
+  if ((sample.items[0].googleSaveUrl !== null) !== WALLET_B) {
+    throw new Error(`googleSaveUrl ${sample.items[0].googleSaveUrl} with WalletB=${WALLET_B}`);
+  }
   const updated = await send(
     importUrl(pass),
     service.token,

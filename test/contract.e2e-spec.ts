@@ -59,6 +59,28 @@ describe('OpenAPI contract', () => {
     }
   });
 
+  it('shows an example of every documented error of the holder routes', () => {
+    type Content = { example?: unknown; examples?: unknown };
+    type Responses = Record<string, { content?: Record<string, Content> }>;
+    const paths = (document as { paths: Record<string, Record<string, { responses: Responses }>> })
+      .paths;
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries(paths)) {
+      if (!path.includes('/holders')) continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          // 401, 403 and 429 are documented once for every route, not per route.
+          if (!/^4\d\d$/.test(status) || ['401', '403', '429'].includes(status)) continue;
+          const json = response.content?.['application/json'];
+          if (json?.example === undefined && json?.examples === undefined) {
+            missing.push(`${method.toUpperCase()} ${path} ${status}`);
+          }
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('drives a whole scenario through a client typed with the generated types', async () => {
     const client = createClient<paths>({ baseUrl });
 

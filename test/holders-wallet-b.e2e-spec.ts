@@ -54,7 +54,14 @@ describe('Personal passes on WalletB (stage 3)', () => {
       string,
       number
     >;
-  const objectOf = (url: string): SavedObject => {
+  /** The object a holder's googleSaveUrl saves: its redirect to Google's signed save URL. */
+  const objectOf = async (holder: HolderBody): Promise<SavedObject> => {
+    expect(holder.googleSaveUrl).toBe(`${holder.downloadUrl}/wallet-b`);
+    const redirect = await http()
+      .get(new URL(holder.googleSaveUrl!).pathname)
+      .expect(302)
+      .expect('cache-control', 'no-store');
+    const url = redirect.headers.location;
     expect(url.startsWith(GOOGLE_SAVE_URL_PREFIX)).toBe(true);
     const jwt = verifyRs256Jwt(url.slice(GOOGLE_SAVE_URL_PREFIX.length), fake.publicKey);
     return (jwt.claims.payload as { genericObjects: SavedObject[] }).genericObjects[0];
@@ -113,7 +120,7 @@ describe('Personal passes on WalletB (stage 3)', () => {
   });
 
   it('gives each holder a save link of its own object, with its barcode and values', async () => {
-    const object = objectOf(alice.googleSaveUrl!);
+    const object = await objectOf(alice);
     expect(object).toMatchObject({
       id: `${ISSUER_ID}.${alice.serialNumber}`,
       classId,
@@ -122,9 +129,11 @@ describe('Personal passes on WalletB (stage 3)', () => {
       textModulesData: [{ id: 'points', header: 'Points', body: '250' }],
     });
     // The same object at every read: saving twice is one object.
-    expect(objectOf((await getHolder(alice)).googleSaveUrl!).id).toBe(object.id);
+    expect((await objectOf(await getHolder(alice))).id).toBe(object.id);
+    // The link itself is the same at every read (and in the holder's events).
+    expect((await getHolder(alice)).googleSaveUrl).toBe(alice.googleSaveUrl);
 
-    const bobs = objectOf(bob.googleSaveUrl!);
+    const bobs = await objectOf(bob);
     expect(bobs.id).toBe(`${ISSUER_ID}.${bob.serialNumber}`);
     expect(bobs.barcode).toEqual({
       type: 'QR_CODE',
@@ -147,7 +156,7 @@ describe('Personal passes on WalletB (stage 3)', () => {
   it("counts a holder's object's save and delete on the holder and the pass", async () => {
     const before = await passCounters();
     for (const holder of [alice, bob]) {
-      fake.saveObject(objectOf(holder.googleSaveUrl!) as unknown as Record<string, unknown>);
+      fake.saveObject((await objectOf(holder)) as unknown as Record<string, unknown>);
       await callback('save', `${ISSUER_ID}.${holder.serialNumber}`).expect(200);
     }
     expect((await getHolder(alice)).googleInstalledCount).toBe(1);
@@ -263,6 +272,10 @@ describe('Personal passes on WalletB (stage 3)', () => {
     expect(objectPatches(aliceObject)).toHaveLength(0);
     expect(stored(aliceObject).state).toBe('ACTIVE');
     expect((await getHolder(bob)).googleSaveUrl).toBeNull();
+    // A link kept from before the void saves nothing any more.
+    await http()
+      .get(`${new URL(bob.downloadUrl).pathname}/wallet-b`)
+      .expect(404);
   });
 
   it('needs nothing for a holder whose object Google does not have', async () => {

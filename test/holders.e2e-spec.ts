@@ -1,6 +1,7 @@
 import { Holder } from '@app/passes';
+import { HoldersService } from '@app/passes/holders/holders.service';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { makePng } from './support/png';
 import { OwnerSession } from './support/session';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
@@ -59,7 +60,7 @@ describe('Holders', () => {
 
   let counter = 0;
   async function createPass(
-    options: { status?: string; workspaceId?: string } = {},
+    options: { status?: string; workspaceId?: string; passMetadata?: object } = {},
   ): Promise<{ id: string; slug: string }> {
     const status = options.status ?? 'Published';
     let uploadInfoList = images;
@@ -77,7 +78,7 @@ describe('Holders', () => {
       .set(auth(options.workspaceId))
       .send({
         passName: `Holder pass ${++counter}`,
-        passMetadata: METADATA,
+        passMetadata: options.passMetadata ?? METADATA,
         status,
         uploadInfoList: status === 'Published' ? uploadInfoList : [],
       })
@@ -178,7 +179,61 @@ describe('Holders', () => {
       expect(await count(pass.id)).toBe(1);
     });
 
-    it('refuses a duplicate externalId and a Draft pass (409), a deleted pass (404)', async () => {
+    it('takes the largest valid body even with every character escaped (no 413)', async () => {
+      const key = (name: string) => name.padEnd(64, 'k');
+      const pass = await createPass({
+        passMetadata: {
+          ...METADATA,
+          topField: { key: key('a'), label: 'A', value: '0' },
+          secondaryFields: ['b', 'c', 'd', 'e'].map((name) => ({
+            key: key(name),
+            label: name,
+            value: '',
+          })),
+        },
+      });
+      const values = (char: string) =>
+        Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((name) => [key(name), char.repeat(2000)]));
+      const body = (char: string) => ({
+        externalId: 'x'.repeat(255),
+        fieldValues: values(char),
+        barcodeValue: char.repeat(2048),
+        barcodeText: char.repeat(255),
+      });
+      // Every character, property names included, as a \uXXXX escape: about 77 KB.
+      const escaped = (value: object) =>
+        JSON.stringify(value).replace(
+          /[^"{}:,]/g,
+          (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+        );
+      const created = escaped(body('é'));
+      expect(created.length).toBeGreaterThan(64 * 1024);
+      const response = await http()
+        .post(holders(pass.id))
+        .set(auth())
+        .set('content-type', 'application/json')
+        .send(created)
+        .expect(201);
+      expect((response.body as HolderBody).fieldValues[key('e')]).toBe('é'.repeat(2000));
+      const changes: Partial<ReturnType<typeof body>> = body('ü');
+      delete changes.externalId;
+      await http()
+        .patch(`${holders(pass.id)}/${(response.body as HolderBody).id}`)
+        .set(auth())
+        .set('content-type', 'application/json')
+        .send(escaped(changes))
+        .expect(200);
+      // Far beyond any valid body: still a 413.
+      const huge = await http()
+        .post(holders(pass.id))
+        .set(auth())
+        .set('content-type', 'application/json')
+        .send(`{"externalId":"y","barcodeText":"${' '.repeat(200 * 1024)}"}`)
+        .expect(413);
+      expect(huge.body.errorCode).toBe('PAYLOAD_TOO_LARGE');
+    });
+
+    it('refuses a duplicate externalId, a Draft pass and a deleted pass (409)', async () => {
       const pass = await createPass();
       await post(pass.id, { externalId: 'dup' }).expect(201);
       const duplicate = await post(pass.id, { externalId: 'dup' }).expect(409);
@@ -196,8 +251,23 @@ describe('Holders', () => {
 
       const deleted = await createPass();
       await http().delete(`/v1/wallet-pass/${deleted.id}`).set(auth()).expect(204);
-      await post(deleted.id, { externalId: 'x' }).expect(404);
+      const gone = await post(deleted.id, { externalId: 'x' }).expect(409);
+      expect(gone.body).toMatchObject({
+        errorCode: 'CONFLICT',
+        context: { deletedTime: expect.any(String) },
+      });
+      const goneImport = await importJson(deleted.id, [{ externalId: 'x' }]).expect(409);
+      expect(goneImport.body.context).toEqual(gone.body.context);
+      // Reads of a deleted pass stay a 404, as for the pass itself.
       await http().get(holders(deleted.id)).set(auth()).expect(404);
+      // Another workspace's deleted pass is still a 404: nothing tells it ever existed.
+      const theirs = await createPass({ workspaceId: otherWorkspace });
+      await http()
+        .delete(`/v1/wallet-pass/${theirs.id}`)
+        .set({ ...auth(), 'x-workspace-id': otherWorkspace })
+        .expect(204);
+      await post(theirs.id, { externalId: 'x' }).expect(404);
+      await importJson(theirs.id, [{ externalId: 'x' }]).expect(404);
     });
 
     it("answers 404 for another workspace's pass and holder", async () => {
@@ -277,16 +347,30 @@ describe('Holders', () => {
       });
       expect((await stored(holder.id)).version).toBe(2);
 
-      // externalId is not on the pass: no new version.
-      await http().patch(url).set(auth()).send({ externalId: 'p1-renamed' }).expect(200);
-      expect((await stored(holder.id)).version).toBe(2);
-      // The same values again: no new version either.
-      await http()
+      // The visible change put updatedTime in a later second, possibly ahead of the clock.
+      const visibleAt = (await stored(holder.id)).updatedTime.getTime();
+      // externalId is not on the pass: no new version, and updatedTime does not go back.
+      const renamed = await http()
         .patch(url)
         .set(auth())
-        .send({ fieldValues: { points: '2' } })
+        .send({ externalId: 'p1-renamed' })
         .expect(200);
       expect((await stored(holder.id)).version).toBe(2);
+      expect(new Date(renamed.body.updatedTime as string).getTime()).toBeGreaterThanOrEqual(
+        visibleAt,
+      );
+      const renamedRow = await stored(holder.id);
+      expect(renamedRow.updatedTime.getTime()).toBeGreaterThanOrEqual(visibleAt);
+      // The same values again: nothing is written, not even updatedTime.
+      const same = await http()
+        .patch(url)
+        .set(auth())
+        .send({ externalId: 'p1-renamed', fieldValues: { points: '2' }, barcodeValue: 'B-1' })
+        .expect(200);
+      expect(same.body).toEqual(renamed.body);
+      const sameRow = await stored(holder.id);
+      expect(sameRow.version).toBe(2);
+      expect(sameRow.updatedTime).toEqual(renamedRow.updatedTime);
 
       const cleared = await http()
         .patch(url)
@@ -528,6 +612,28 @@ describe('Holders', () => {
       expect(await count(pass.id)).toBe(0);
     });
 
+    it('tells externalIds apart by case, as stored (create, import, list filter)', async () => {
+      const pass = await createPass();
+      const upper = (await post(pass.id, { externalId: 'Member-1' }).expect(201))
+        .body as HolderBody;
+      const lower = (await post(pass.id, { externalId: 'member-1' }).expect(201))
+        .body as HolderBody;
+      await post(pass.id, { externalId: 'member-1' }).expect(409);
+      const imported = await importJson(pass.id, [
+        { externalId: 'member-1', fieldValues: { points: '1' } },
+        { externalId: 'MEMBER-1', fieldValues: { points: '2' } },
+      ]).expect(200);
+      expect(imported.body).toEqual({ created: 1, updated: 1 });
+      expect((await stored(lower.id)).fieldValues).toEqual({ points: '1' });
+      expect((await stored(upper.id)).fieldValues).toEqual({});
+      const listed = await http()
+        .get(`${holders(pass.id)}?externalId=Member-1`)
+        .set(auth())
+        .expect(200);
+      expect((listed.body as PageBody).items.map((item) => item.id)).toEqual([upper.id]);
+      expect(await count(pass.id)).toBe(3);
+    });
+
     it('refuses a Voided holder in an import (409), nothing written', async () => {
       const pass = await createPass();
       const holder = (await post(pass.id, { externalId: 'gone' }).expect(201)).body as HolderBody;
@@ -540,6 +646,43 @@ describe('Holders', () => {
         { externalId: 'gone' },
       ]).expect(409);
       expect(response.body.context).toEqual({ '1.externalId': 'gone' });
+      expect(await count(pass.id)).toBe(1);
+    });
+
+    it('refuses a row whose holder was voided during the import (409), nothing written', async () => {
+      const pass = await createPass();
+      const holder = (
+        await post(pass.id, { externalId: 'racing', fieldValues: { points: '1' } }).expect(201)
+      ).body as HolderBody;
+      // A DELETE that commits between the import's lookup and its UPDATE, played in the
+      // import's own transaction (SQLite has one connection; MySQL's UPDATE reads the latest
+      // committed row either way).
+      type Lookup = (manager: EntityManager, ...rest: unknown[]) => Promise<unknown>;
+      const service: { existingByExternalId: Lookup } = testApp.app.get<unknown>(
+        HoldersService,
+      ) as { existingByExternalId: Lookup };
+      const original = service.existingByExternalId.bind(service);
+      const lookup = jest
+        .spyOn(service, 'existingByExternalId')
+        .mockImplementationOnce(async (manager, ...rest) => {
+          const found = await original(manager, ...rest);
+          await manager.update(Holder, { id: holder.id }, { status: 'Voided' });
+          return found;
+        });
+      try {
+        const response = await importJson(pass.id, [
+          { externalId: 'fresh' },
+          { externalId: 'racing', fieldValues: { points: '2' } },
+        ]).expect(409);
+        expect(response.body).toMatchObject({
+          errorCode: 'CONFLICT',
+          context: { '1.externalId': 'racing' },
+        });
+      } finally {
+        lookup.mockRestore();
+      }
+      const row = await stored(holder.id);
+      expect(row).toMatchObject({ status: 'Active', fieldValues: { points: '1' }, version: 1 });
       expect(await count(pass.id)).toBe(1);
     });
 

@@ -335,6 +335,12 @@ describe(`Webhooks (${TEST_DB})`, () => {
         .set(owner.auth)
         .send({ fieldValues: { points: '25' } })
         .expect(200);
+      // A PATCH that changes nothing tells nothing.
+      await http()
+        .patch(`${holders}/${holderId}`)
+        .set(owner.auth)
+        .send({ externalId: 'member-1', fieldValues: { points: '25' } })
+        .expect(200);
       const imported = await http()
         .post(`${holders}/import`)
         .set(owner.auth)

@@ -1242,7 +1242,10 @@ export interface components {
        * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj
        */
       downloadUrl: string;
-      /** @description Raw WalletB save link of the holder's own object (its barcode and field values); null when WalletB is not configured or the holder is Voided. */
+      /**
+       * @description WalletB save link of the holder's own object (its barcode and field values, as they are when the link is opened): `{downloadUrl}/wallet-b`, which redirects (302) to Google's save URL signed at that moment. Null when WalletB is not configured, the pass is not Published or the holder is Voided.
+       * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj/wallet-b
+       */
       googleSaveUrl: string | null;
       /**
        * @description WalletA devices holding it now
@@ -3802,12 +3805,22 @@ export interface operations {
           'application/json': components['schemas']['HolderPage'];
         };
       };
-      /** @description A bad filter, limit or cursor */
+      /** @description A bad filter, limit or cursor, or a malformed pass id */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "status": "each value in status must be one of the following values: Active, Voided"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };
@@ -3829,7 +3842,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Unknown or deleted pass, or a pass of another workspace */
+      /** @description Unknown pass, or a pass of another workspace (deleted: 404 on reads) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3924,7 +3937,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Unknown or deleted pass, or a pass of another workspace */
+      /** @description Unknown pass, or a pass of another workspace (deleted: 404 on reads) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3944,12 +3957,32 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description A Draft pass, or the externalId is taken for this pass */
+      /** @description A Draft or deleted pass, or the externalId is taken for this pass */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A JSON body over 128 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "PAYLOAD_TOO_LARGE",
+           *       "errorMessage": "Request body is larger than 131072 bytes",
+           *       "context": {
+           *         "limitBytes": 131072
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };
@@ -4045,7 +4078,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Unknown or deleted pass, or a pass of another workspace */
+      /** @description Unknown pass, or a pass of another workspace (deleted: 404 on reads) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4065,7 +4098,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description A Draft pass, or a row names a Voided holder (nothing written) */
+      /** @description A Draft or deleted pass, or a row names a Voided holder (nothing written) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4080,6 +4113,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "PAYLOAD_TOO_LARGE",
+           *       "errorMessage": "Request body is larger than 33554432 bytes",
+           *       "context": {
+           *         "limitBytes": 33554432
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };
@@ -4117,11 +4161,22 @@ export interface operations {
           'application/json': components['schemas']['HolderResponse'];
         };
       };
+      /** @description A malformed pass id or holder id */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "holderId": "must match ^[a-zA-Z0-9-_]+$"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };
@@ -4195,11 +4250,22 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description A malformed pass id or holder id */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "holderId": "must match ^[a-zA-Z0-9-_]+$"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };
@@ -4343,6 +4409,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A JSON body over 128 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "PAYLOAD_TOO_LARGE",
+           *       "errorMessage": "Request body is larger than 131072 bytes",
+           *       "context": {
+           *         "limitBytes": 131072
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };

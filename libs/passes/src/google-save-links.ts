@@ -8,6 +8,8 @@ export interface GoogleSaveLinkProvider {
   saveUrlFor(pass: Pass): Promise<string | null>;
   /** A save link for a personal holder's own object, or null when there can be none. */
   saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null>;
+  /** Whether {@link saveUrlForHolder} has a link, told without making (signing) one. */
+  holderCanSave(pass: Pass, holder: Holder): boolean;
 }
 
 /**
@@ -27,8 +29,16 @@ export class GoogleSaveLinks {
     return this.provider?.saveUrlFor(pass) ?? Promise.resolve(null);
   }
 
-  /** The holder's own link (`Holder.googleSaveUrl`, the holder page's button). */
+  /**
+   * The holder's own signed link (the holder page's button and the target of
+   * `Holder.googleSaveUrl`, which redirects here).
+   */
   saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null> {
     return this.provider?.saveUrlForHolder(pass, holder) ?? Promise.resolve(null);
+  }
+
+  /** Whether the holder has a save link now, without signing one: false without a provider. */
+  holderCanSave(pass: Pass, holder: Holder): boolean {
+    return this.provider?.holderCanSave(pass, holder) ?? false;
   }
 }

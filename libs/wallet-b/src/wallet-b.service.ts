@@ -121,19 +121,25 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
    * holder is Voided (nothing to add any more).
    */
   async saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null> {
-    if (
-      this.account === null ||
-      pass.status !== 'Published' ||
-      pass.deletedTime !== null ||
-      holder.status !== 'Active'
-    ) {
-      return null;
-    }
+    if (this.account === null || !this.holderCanSave(pass, holder)) return null;
     return this.saveUrlOf(this.account, {
       id: holderObjectId(this.issuerId, holder),
       classId: classIdFor(this.issuerId, pass.id),
       ...buildHolderObjectContent(pass, holder, await this.objectImages(pass)),
     });
+  }
+
+  /**
+   * Whether {@link saveUrlForHolder} has a link, without the image lookups and the RS256
+   * signature it costs: what `Holder.googleSaveUrl` (a redirect to it) is decided by.
+   */
+  holderCanSave(pass: Pass, holder: Holder): boolean {
+    return (
+      this.account !== null &&
+      pass.status === 'Published' &&
+      pass.deletedTime === null &&
+      holder.status === 'Active'
+    );
   }
 
   /** Google's save URL: an RS256 JWT, signed with the service account's key, of the object. */

@@ -17,7 +17,7 @@ export class Holder extends WorkspaceOwnedEntity {
   @Column({ name: 'pass_id', type: 'varchar', length: 36 })
   passId!: string;
 
-  /** The brand's member id; unique per pass. */
+  /** The brand's member id; unique per pass, case-exact (binary collation on MySQL). */
   @Column({ name: 'external_id', type: 'varchar', length: 255 })
   externalId!: string;
 

@@ -63,7 +63,7 @@ const TX = {
   timestamp: '2026-01-31T12:00:00.000Z',
 };
 const PASS_NOT_FOUND = {
-  description: 'Unknown or deleted pass, or a pass of another workspace',
+  description: 'Unknown pass, or a pass of another workspace (deleted: 404 on reads)',
   type: ErrorBody,
   example: { ...TX, errorCode: 'NOT_FOUND', errorMessage: 'Pass not found', context: { id: 'x' } },
 };
@@ -96,6 +96,31 @@ const DUPLICATE = {
   errorMessage: 'A holder with this externalId already exists for the pass',
   context: { externalId: 'member-10442' },
 };
+const BAD_PATH = {
+  description: 'A malformed pass id or holder id',
+  type: ErrorBody,
+  example: {
+    ...TX,
+    errorCode: 'INVALID_INPUT',
+    context: { holderId: 'must match ^[a-zA-Z0-9-_]+$' },
+  },
+};
+const DELETED = {
+  ...TX,
+  errorCode: 'CONFLICT',
+  errorMessage: 'A deleted pass takes no holders',
+  context: { deletedTime: '2026-01-30T09:15:00.000Z' },
+};
+const TOO_LARGE = (limitBytes: number, description: string) => ({
+  description,
+  type: ErrorBody,
+  example: {
+    ...TX,
+    errorCode: 'PAYLOAD_TOO_LARGE',
+    errorMessage: `Request body is larger than ${limitBytes} bytes`,
+    context: { limitBytes },
+  },
+});
 const DRAFT = {
   ...TX,
   errorCode: 'CONFLICT',
@@ -108,6 +133,18 @@ const HOLDER_EXAMPLE = {
   barcodeValue: 'https://brand.example/member/10442',
   barcodeText: 'Member 10442',
 };
+
+/**
+ * JSON body limits of POST and PATCH. The largest valid HolderInput with every character sent as
+ * a `\uXXXX` escape (6 bytes each): five field values (topField and four secondaryFields) of
+ * 2,000 characters under keys of up to 64, a barcodeValue of 2,048, a barcodeText and an
+ * externalId of 255: 6 × (5 × 2,064 + 2,048 + 255 + 255) ≈ 77 KB, over the default 64 KiB,
+ * which answered such valid bodies with a 413. 128 KiB leaves room for whitespace.
+ */
+const HOLDER_BODY_LIMITS = { maxBytes: 128 * 1024 };
+const BODY_TOO_LARGE = TOO_LARGE(HOLDER_BODY_LIMITS.maxBytes, 'A JSON body over 128 KiB');
+/** An import's JSON body limit (see the import route). */
+const IMPORT_JSON_BYTES = 32 * 1024 * 1024;
 
 function isMultipart(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
@@ -126,6 +163,7 @@ export class HoldersController {
 
   @Post()
   @RequireWriter()
+  @BodyLimits(HOLDER_BODY_LIMITS)
   @ApiOperation({
     summary: 'Create a holder',
     description:
@@ -137,12 +175,14 @@ export class HoldersController {
   @ApiCreatedResponse({ type: HolderResponse })
   @ApiBadRequestResponse(INVALID)
   @ApiNotFoundResponse(PASS_NOT_FOUND)
+  @ApiPayloadTooLargeResponse(BODY_TOO_LARGE)
   @ApiConflictResponse({
-    description: 'A Draft pass, or the externalId is taken for this pass',
+    description: 'A Draft or deleted pass, or the externalId is taken for this pass',
     type: ErrorBody,
     examples: {
       duplicate: { summary: 'externalId taken', value: DUPLICATE },
       draft: { summary: 'Draft pass', value: DRAFT },
+      deleted: { summary: 'Deleted pass', value: DELETED },
     },
   })
   async create(
@@ -160,7 +200,17 @@ export class HoldersController {
     description: 'Keyset pages: pass the `cursor` of a page to get the next.',
   })
   @ApiOkResponse({ type: HolderPage })
-  @ApiBadRequestResponse({ description: 'A bad filter, limit or cursor', type: ErrorBody })
+  @ApiBadRequestResponse({
+    description: 'A bad filter, limit or cursor, or a malformed pass id',
+    type: ErrorBody,
+    example: {
+      ...TX,
+      errorCode: 'INVALID_INPUT',
+      context: {
+        status: 'each value in status must be one of the following values: Active, Voided',
+      },
+    },
+  })
   @ApiNotFoundResponse(PASS_NOT_FOUND)
   async list(
     @CurrentWorkspace() workspaceId: string,
@@ -175,7 +225,7 @@ export class HoldersController {
   @RequireWriter()
   @AcceptsMultipart()
   // 10,000 rows of a few short values each is about 2 MB; a larger body is a 413.
-  @BodyLimits({ maxBytes: 32 * 1024 * 1024, maxItems: MAX_IMPORT_ROWS, maxValues: 200_000 })
+  @BodyLimits({ maxBytes: IMPORT_JSON_BYTES, maxItems: MAX_IMPORT_ROWS, maxValues: 200_000 })
   @UseInterceptors(MultipartErrorsInterceptor, FileInterceptor('file'))
   @ApiOperation({
     summary: 'Import holders (upsert by externalId)',
@@ -230,10 +280,11 @@ export class HoldersController {
   })
   @ApiNotFoundResponse(PASS_NOT_FOUND)
   @ApiConflictResponse({
-    description: 'A Draft pass, or a row names a Voided holder (nothing written)',
+    description: 'A Draft or deleted pass, or a row names a Voided holder (nothing written)',
     type: ErrorBody,
     examples: {
       draft: { summary: 'Draft pass', value: DRAFT },
+      deleted: { summary: 'Deleted pass', value: DELETED },
       voided: {
         summary: 'A row names a Voided holder',
         value: {
@@ -245,10 +296,9 @@ export class HoldersController {
       },
     },
   })
-  @ApiPayloadTooLargeResponse({
-    description: 'A JSON body over 32 MiB or a file over UPLOAD_MAX_BYTES',
-    type: ErrorBody,
-  })
+  @ApiPayloadTooLargeResponse(
+    TOO_LARGE(IMPORT_JSON_BYTES, 'A JSON body over 32 MiB or a file over UPLOAD_MAX_BYTES'),
+  )
   async import(
     @CurrentWorkspace() workspaceId: string,
     @CurrentPrincipal() principal: Principal,
@@ -270,7 +320,7 @@ export class HoldersController {
   @Get(':holderId')
   @ApiOperation({ summary: 'One holder' })
   @ApiOkResponse({ type: HolderResponse })
-  @ApiBadRequestResponse({ type: ErrorBody })
+  @ApiBadRequestResponse(BAD_PATH)
   @ApiNotFoundResponse(HOLDER_NOT_FOUND)
   async get(
     @CurrentWorkspace() workspaceId: string,
@@ -281,6 +331,7 @@ export class HoldersController {
 
   @Patch(':holderId')
   @RequireWriter()
+  @BodyLimits(HOLDER_BODY_LIMITS)
   @ApiOperation({
     summary: 'Update a holder',
     description:
@@ -295,6 +346,7 @@ export class HoldersController {
   @ApiOkResponse({ type: HolderResponse })
   @ApiBadRequestResponse(INVALID)
   @ApiNotFoundResponse(HOLDER_NOT_FOUND)
+  @ApiPayloadTooLargeResponse(BODY_TOO_LARGE)
   @ApiConflictResponse({
     description: 'The holder is Voided, or the new externalId is taken',
     type: ErrorBody,
@@ -321,7 +373,7 @@ export class HoldersController {
       'second DELETE is a 204 too.',
   })
   @ApiNoContentResponse()
-  @ApiBadRequestResponse({ type: ErrorBody })
+  @ApiBadRequestResponse(BAD_PATH)
   @ApiNotFoundResponse(HOLDER_NOT_FOUND)
   async remove(
     @CurrentWorkspace() workspaceId: string,

@@ -14,8 +14,8 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import type { Pass } from '../entities/pass.entity';
+import { DataSource, EntityManager, In, IsNull, Not, Repository } from 'typeorm';
+import { Pass } from '../entities/pass.entity';
 import { HolderChanges, type HolderChangeSet } from '../holder-changes';
 import { holderChangeTime } from '../pass-content';
 import { PassesService } from '../passes.service';
@@ -58,8 +58,9 @@ const sortedEntries = (values: HolderFieldValues): [string, string][] =>
 /**
  * Holders of a pass (DESIGN.md §6, stage 1: the API; the wallets come later). Rules:
  *
- * - A pass that is deleted or of another workspace is a 404 for every holder route, as for
- *   the pass routes; a Draft pass takes no holders (409), since nobody can add it yet.
+ * - A pass of another workspace is a 404 for every holder route, as for the pass routes; so is
+ *   a deleted pass for reads, PATCH and DELETE. A Draft or deleted pass takes no new holders
+ *   (create and import: 409), since nobody can add it.
  * - `externalId` is unique per pass (the database says so; a clash is a 409 naming it).
  * - A Voided holder is final: PATCH is a 409, DELETE again is a 204, an import naming it a 409.
  * - `version` moves on only when what the holder sees changes (field values, barcode, status).
@@ -128,7 +129,7 @@ export class HoldersService {
     const page = await paginate(builder, query);
     return {
       ...page,
-      items: await Promise.all(page.items.map((holder) => this.view(pass, holder))),
+      items: page.items.map((holder) => this.view(pass, holder)),
     };
   }
 
@@ -210,6 +211,8 @@ export class HoldersService {
     return this.writing('', () =>
       this.holderChanges.transaction(async (changes) => {
         const manager = changes.manager;
+        // A transaction's manager has its runner, whose structured result tells affected rows.
+        const runner = manager.queryRunner!;
         const existing = await this.existingByExternalId(manager, workspaceId, pass.id, list);
         const created: Holder[] = [];
         let updated = 0;
@@ -225,12 +228,7 @@ export class HoldersService {
             created.push(this.newHolder(workspaceId, actorId, pass, row.input));
             continue;
           }
-          if (current.status === 'Voided') {
-            const [key] = row.problem('externalId', '');
-            throw new ConflictError('A Voided holder cannot come back; use another externalId', {
-              [key]: externalId,
-            });
-          }
+          if (current.status === 'Voided') voidedRow(row);
           updated += 1;
           const next = visibleOf(row.input);
           if (sameVisible(current, next)) continue;
@@ -240,9 +238,11 @@ export class HoldersService {
             updatedTime: holderChangeTime(current.updatedTime, now),
             updatedBy: actorId,
           });
-          await manager.query(
+          // Only while still Active: the lookup above took no lock, so a DELETE may have voided
+          // the holder since. Such a row is then refused as a Voided holder's row always is.
+          const result = await runner.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
-              'version = version + 1, updated_time = ?, updated_by = ? WHERE id = ?',
+              "version = version + 1, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
             [
               JSON.stringify(next.fieldValues),
               next.barcodeValue,
@@ -251,7 +251,9 @@ export class HoldersService {
               actorId,
               current.id,
             ],
+            true,
           );
+          if (result.affected === 0) voidedRow(row);
           await this.recordEvent(manager, 'holder.updated', pass, written);
         }
         for (let at = 0; at < created.length; at += IMPORT_CHUNK) {
@@ -267,9 +269,23 @@ export class HoldersService {
     );
   }
 
-  /** A pass that takes new holders: of this workspace, not deleted (404), Published (409). */
+  /**
+   * A pass that takes new holders: of this workspace (else 404), Published and not deleted
+   * (else 409, DESIGN.md §6). Only here does a deleted pass differ from an unknown one: the
+   * caller's own workspace deleted it, so telling so leaks nothing to anyone else.
+   */
   private async passTakingHolders(workspaceId: string, passId: string): Promise<Pass> {
-    const pass = await this.passes.getEntity(workspaceId, passId);
+    const pass = await this.passes.getEntity(workspaceId, passId).catch(async (error) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      const deleted = await this.dataSource.getRepository(Pass).findOne({
+        select: { id: true, deletedTime: true },
+        where: { workspaceId, id: passId, deletedTime: Not(IsNull()) },
+      });
+      if (deleted?.deletedTime == null) throw error;
+      throw new ConflictError('A deleted pass takes no holders', {
+        deletedTime: deleted.deletedTime.toISOString(),
+      });
+    });
     if (pass.status !== 'Published') {
       throw new ConflictError('A Draft pass takes no holders; publish it first', {
         status: pass.status,
@@ -326,12 +342,20 @@ export class HoldersService {
     };
     const now = new Date();
     const visibleChange = !sameVisible(holder, next);
+    const externalId = input.externalId ?? holder.externalId;
+    // Nothing new (a retried request, a client sending the holder back as it is): nothing is
+    // written, so no event, no version, no push, and updatedTime keeps saying when it changed.
+    if (!visibleChange && externalId === holder.externalId) return holder;
     const written: Partial<Holder> = {
       ...next,
-      externalId: input.externalId ?? holder.externalId,
+      externalId,
       updatedBy: actorId,
-      // A visible change lands in a later second than the last (the package's Last-Modified).
-      updatedTime: visibleChange ? holderChangeTime(holder.updatedTime, now) : now,
+      // A visible change lands in a later second than the last (the package's Last-Modified);
+      // an invisible one (externalId) never goes back before a time a visible change set
+      // ahead of the clock.
+      updatedTime: visibleChange
+        ? holderChangeTime(holder.updatedTime, now)
+        : new Date(Math.max(holder.updatedTime.getTime(), now.getTime())),
       ...(visibleChange ? { version: holder.version + 1 } : {}),
     };
     await manager.update(Holder, where, written);
@@ -368,7 +392,7 @@ export class HoldersService {
     pass: Pass,
     holder: Holder,
   ): Promise<void> {
-    const data = toHolderResponse(await this.view(pass, holder));
+    const data = toHolderResponse(this.view(pass, holder));
     await this.events.record(manager, {
       type,
       workspaceId: holder.workspaceId,
@@ -415,14 +439,23 @@ export class HoldersService {
     }
   }
 
-  private async view(pass: Pass, holder: Holder): Promise<HolderView> {
+  /** Cheap (no I/O, no signature): an import makes one for each row's event. */
+  private view(pass: Pass, holder: Holder): HolderView {
     return {
       holder,
       pass,
       publicBaseUrl: this.config.publicBaseUrl,
-      googleSaveUrl: await this.googleSaveLinks.saveUrlForHolder(pass, holder),
+      googleCanSave: this.googleSaveLinks.holderCanSave(pass, holder),
     };
   }
+}
+
+/** Refuses an import row naming a Voided holder: a void is final (the whole import fails). */
+function voidedRow(row: ImportRow): never {
+  const [key] = row.problem('externalId', '');
+  throw new ConflictError('A Voided holder cannot come back; use another externalId', {
+    [key]: row.input.externalId,
+  });
 }
 
 /** The values an input (create, import row) sets; absent or null: the pass's. */

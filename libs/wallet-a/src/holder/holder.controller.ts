@@ -82,6 +82,20 @@ export class HolderController {
     return page.html;
   }
 
+  /**
+   * `Holder.googleSaveUrl`: a redirect to the holder's Google save link, signed at each visit
+   * (so the API never signs one per holder it shows, and a link kept from an event never goes
+   * stale). Not cached: the link carries its signing time and expiring image URLs.
+   */
+  @Get(':slug/h/:holderToken/wallet-b')
+  @Header('Cache-Control', 'no-store')
+  async holderWalletB(
+    @Param() { slug, holderToken }: HolderParams,
+    @Res() response: Response,
+  ): Promise<void> {
+    response.redirect(302, await this.holder.holderWalletBUrl(slug, holderToken));
+  }
+
   @Get(':slug/h/:holderToken/pass.pkpass')
   async holderDownload(
     @Param() { slug, holderToken }: HolderParams,

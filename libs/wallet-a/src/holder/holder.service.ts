@@ -57,6 +57,17 @@ export class HolderService {
     });
   }
 
+  /**
+   * Google's save URL of the holder's own object, signed now (`Holder.googleSaveUrl` redirects
+   * here): 404 when there is none (WalletB not configured, a Voided holder).
+   */
+  async holderWalletBUrl(slug: string, holderToken: string): Promise<string> {
+    const { pass, holder } = await this.publishedHolder(slug, holderToken);
+    const url = await this.googleSaveLinks.saveUrlForHolder(pass, holder);
+    if (url === null) throw new NotFoundError('Holder', holderToken);
+    return url;
+  }
+
   /** The holder's own package; a voided holder's is not handed out again (404). */
   async holderPackage(slug: string, holderToken: string): Promise<PassPackage> {
     const { pass, holder } = await this.publishedHolder(slug, holderToken);

@@ -1,19 +1,11 @@
 import QRCode from 'qrcode';
-import type { PassBarcode } from '../package/pass-json';
+import { barcodeEncoding, type PassBarcode } from '../package/pass-json';
 
 /**
  * Error correction M (15 %), the library's default and what Wallet's QR codes carry; a quiet
  * zone of two modules inside the SVG, the rest is the white box around it on the page.
  */
 const QR_OPTIONS = { type: 'svg', errorCorrectionLevel: 'M', margin: 2 } as const;
-
-/** ISO-8859-1 holds U+0000–U+00FF, one byte each. */
-function fitsLatin1(text: string): boolean {
-  for (let index = 0; index < text.length; index += 1) {
-    if (text.charCodeAt(index) > 0xff) return false;
-  }
-  return true;
-}
 
 /**
  * An SVG QR code of these bytes in byte mode, as `qrcode` draws it (paths with presentation
@@ -25,11 +17,12 @@ function svgOfBytes(bytes: Buffer): Promise<string> {
 
 /**
  * The pass's barcode as Wallet draws it: PKBarcodeFormatQR of the message in the encoding the
- * package declares (ISO-8859-1). A message that encoding cannot hold is drawn in UTF-8, which
- * scanners read, rather than as bytes that mean something else.
+ * package declares (`barcodeEncoding`: ISO-8859-1, or UTF-8 for a message it cannot hold).
  */
 export function barcodeSvg(barcode: PassBarcode): Promise<string> {
-  const latin1 = barcode.messageEncoding === 'iso-8859-1' && fitsLatin1(barcode.message);
+  // A message ISO-8859-1 cannot hold is never drawn as bytes that mean something else.
+  const latin1 =
+    barcode.messageEncoding === 'iso-8859-1' && barcodeEncoding(barcode.message) === 'iso-8859-1';
   return svgOfBytes(Buffer.from(barcode.message, latin1 ? 'latin1' : 'utf8'));
 }
 

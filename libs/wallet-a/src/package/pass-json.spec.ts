@@ -50,6 +50,37 @@ describe("a holder's pass.json", () => {
     expect(json.voided).toBeUndefined();
   });
 
+  it('declares ISO-8859-1 for a barcode message it holds, UTF-8 for any other', () => {
+    const barcodeOf = (barcodeValue: string) =>
+      (
+        buildPassJson(pass, {
+          ...context,
+          holder: {
+            serialNumber: 'abc',
+            fieldValues: {},
+            barcodeValue,
+            barcodeText: null,
+            voided: false,
+          },
+        }).barcodes as { message: string; messageEncoding: string }[]
+      )[0];
+    expect(barcodeOf('member-7')).toMatchObject({ messageEncoding: 'iso-8859-1' });
+    expect(barcodeOf('Café 10442')).toMatchObject({ messageEncoding: 'iso-8859-1' });
+    // Wallet cannot convert these to ISO-8859-1 and would show no barcode at all.
+    expect(barcodeOf('Жанна 10442')).toEqual(
+      expect.objectContaining({ message: 'Жанна 10442', messageEncoding: 'utf-8' }),
+    );
+    expect(barcodeOf('Member 😀')).toMatchObject({ messageEncoding: 'utf-8' });
+    // The shared pass's own barcode (a URL may hold any character) follows the same rule.
+    const shared = buildPassJson(
+      { ...pass, passMetadata: { ...pass.passMetadata, qrUrl: 'https://пример.рф/q' } },
+      context,
+    );
+    expect(shared.barcodes).toEqual([
+      expect.objectContaining({ message: 'https://пример.рф/q', messageEncoding: 'utf-8' }),
+    ]);
+  });
+
   it("is voided for a voided holder, and the shared pass's is unchanged", () => {
     const voided = buildPassJson(pass, {
       ...context,

@@ -89,8 +89,25 @@ export type PassFaceHolder = Pick<PassJsonHolder, 'fieldValues' | 'barcodeValue'
 export interface PassBarcode {
   format: 'PKBarcodeFormatQR';
   message: string;
-  messageEncoding: 'iso-8859-1';
+  messageEncoding: BarcodeEncoding;
   altText?: string;
+}
+
+export type BarcodeEncoding = 'iso-8859-1' | 'utf-8';
+
+/**
+ * The encoding Wallet turns a barcode message into bytes with. ISO-8859-1 (what Apple calls the
+ * typical value, and what scanners assume without an ECI marker) whenever it holds the message,
+ * so the bytes of every message it can hold stay as they always were; UTF-8 otherwise, since
+ * Wallet cannot convert a message to an encoding that lacks its characters and would show no
+ * barcode. The holder page draws its QR code with the same bytes (`barcodeSvg`).
+ */
+export function barcodeEncoding(message: string): BarcodeEncoding {
+  for (let index = 0; index < message.length; index += 1) {
+    // ISO-8859-1 holds U+0000–U+00FF, one byte each.
+    if (message.charCodeAt(index) > 0xff) return 'utf-8';
+  }
+  return 'iso-8859-1';
 }
 
 /**
@@ -132,7 +149,7 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
       ? {
           format: 'PKBarcodeFormatQR',
           message: qrUrl,
-          messageEncoding: 'iso-8859-1',
+          messageEncoding: barcodeEncoding(qrUrl),
           ...(qrText ? { altText: qrText } : {}),
         }
       : null,

@@ -17,6 +17,7 @@ import { CreateWebhooks1763970000000 } from './1763970000000-create-webhooks';
 import { TargetedNotifications1763990000000 } from './1763990000000-targeted-notifications';
 import { NotificationShards1764010000000 } from './1764010000000-notification-shards';
 import { WebhookDeliveryEndpointDue1764030000000 } from './1764030000000-webhook-delivery-endpoint-due';
+import { HolderBinaryIds1764040000000 } from './1764040000000-holder-binary-ids';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   TargetedNotifications1763990000000,
   NotificationShards1764010000000,
   WebhookDeliveryEndpointDue1764030000000,
+  HolderBinaryIds1764040000000,
 ];

@@ -42,8 +42,10 @@ export class HolderResponse {
   @ApiProperty({
     nullable: true,
     type: String,
+    example:
+      'https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj/wallet-b',
     description:
-      "Raw WalletB save link of the holder's own object (its barcode and field values); null when WalletB is not configured or the holder is Voided.",
+      "WalletB save link of the holder's own object (its barcode and field values, as they are when the link is opened): `{downloadUrl}/wallet-b`, which redirects (302) to Google's save URL signed at that moment. Null when WalletB is not configured, the pass is not Published or the holder is Voided.",
   })
   googleSaveUrl!: string | null;
   @ApiProperty({ example: 1, description: 'WalletA devices holding it now' })
@@ -74,17 +76,19 @@ export interface HolderView {
   holder: Holder;
   pass: { slug: string; passMetadata: { qrUrl?: string; qrText?: string } };
   publicBaseUrl: string;
-  googleSaveUrl: string | null;
+  /** Whether the holder has a WalletB save link now (`googleSaveUrl` is null otherwise). */
+  googleCanSave: boolean;
 }
 
 export function toHolderResponse({
   holder,
   pass,
   publicBaseUrl,
-  googleSaveUrl,
+  googleCanSave,
 }: HolderView): HolderResponse {
   const qrUrl = pass.passMetadata.qrUrl;
   const qrText = pass.passMetadata.qrText;
+  const downloadUrl = `${publicBaseUrl}/p/${pass.slug}/h/${holder.holderToken}`;
   return {
     id: holder.id,
     passId: holder.passId,
@@ -94,8 +98,10 @@ export function toHolderResponse({
     fieldValues: holder.fieldValues,
     barcodeValue: holder.barcodeValue ?? (qrUrl === undefined || qrUrl === '' ? null : qrUrl),
     barcodeText: holder.barcodeText ?? qrText ?? null,
-    downloadUrl: `${publicBaseUrl}/p/${pass.slug}/h/${holder.holderToken}`,
-    googleSaveUrl,
+    downloadUrl,
+    // A redirect signed when opened, not a signed link: the same at every read and in the
+    // holder's events, never stale, and free to make for every row of a 10,000-row import.
+    googleSaveUrl: googleCanSave ? `${downloadUrl}/wallet-b` : null,
     appleInstalledCount: holder.appleInstalledCount,
     googleInstalledCount: holder.googleInstalledCount,
     workspaceId: holder.workspaceId,
