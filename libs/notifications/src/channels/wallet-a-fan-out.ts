@@ -168,7 +168,7 @@ export class WalletAFanOut {
       async (after, offset) => {
         const { where, params } = this.recipients(notification, after, null);
         const rows = await this.dataSource.query<{ id: string }[]>(
-          `SELECT r.id AS id FROM wallet_a_registration r WHERE ${where} ` +
+          `SELECT r.id AS id FROM ${this.registrations(notification)} WHERE ${where} ` +
             `ORDER BY r.id ASC LIMIT 2 OFFSET ${offset}`,
           params,
         );
@@ -234,6 +234,20 @@ export class WalletAFanOut {
   }
 
   /**
+   * `wallet_a_registration r`, read along `ix_registration_pass` when the whole pass is reached.
+   * Left to itself MariaDB plans a `ref` on (pass_id, removed_time) and filters `r.id > ?`
+   * row by row, so every keyset step and every batch reads the pass's registrations from the
+   * first one: quadratic in the audience. At 1,000,000 devices the cut into shards took 16.8 s
+   * that way and 0.35 s along the index; the batch reads 17.2 s against 4.4 s. Chosen holders
+   * are found through their own index (`holder_id IN`), which the planner picks by itself.
+   */
+  private registrations(notification: FanOutAudience): string {
+    const hint =
+      notification.holderIds === null ? this.dialect.forceIndex('ix_registration_pass') : '';
+    return `wallet_a_registration r${hint}`;
+  }
+
+  /**
    * The filter on `wallet_a_registration r` for the recipients after `after` and up to `upTo`:
    * the pass's registered devices, or with `holderIds` those of the chosen holders still Active
    * (the message went on theirs). The one definition of whom the fan-out reaches, for the cut
@@ -280,7 +294,7 @@ export class WalletAFanOut {
   ): Promise<{ batch: PushTarget[]; todo: PushTarget[] }> {
     const { where, params } = this.recipients(notification, cursor, shard.upToId);
     const batch = await this.dataSource.query<PushTarget[]>(
-      `SELECT r.id AS id, r.push_token AS pushToken FROM wallet_a_registration r ` +
+      `SELECT r.id AS id, r.push_token AS pushToken FROM ${this.registrations(notification)} ` +
         `WHERE ${where} ORDER BY r.id ASC LIMIT ${BATCH_SIZE}`,
       params,
     );
