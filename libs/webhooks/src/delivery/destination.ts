@@ -161,7 +161,7 @@ const RESOLVE_TIMEOUT_MS = 5000;
 export async function webhookUrlProblem(
   raw: string,
   rules: DestinationRules,
-  resolve: ResolveAll = systemResolve,
+  resolve: ResolveAll = savedUrlResolve,
 ): Promise<string | null> {
   let url: URL;
   try {
@@ -225,6 +225,11 @@ export interface LookupLimits {
  * hosts would otherwise hold all of them. Two lookups at once leave the rest to the API.
  */
 export const DELIVERY_LOOKUP_LIMITS: LookupLimits = { concurrency: 2, timeoutMs: 5000 };
+/**
+ * The lookups of URLs being saved (POST and PATCH of a webhook) take two slots of their own on
+ * the same terms: callers creating webhooks for slow-resolving hosts cannot hold the pool either.
+ */
+export const SAVE_LOOKUP_LIMITS: LookupLimits = { concurrency: 2, timeoutMs: RESOLVE_TIMEOUT_MS };
 
 /**
  * Runs at most `concurrency` resolutions at once, in arrival order. A caller that waited
@@ -269,6 +274,9 @@ export function limitedResolve(resolve: ResolveAll, limits: LookupLimits): Resol
     next();
   };
 }
+
+/** The resolver {@link webhookUrlProblem} uses unless given another (tests). */
+const savedUrlResolve: ResolveAll = limitedResolve(systemResolve, SAVE_LOOKUP_LIMITS);
 
 /**
  * The `lookup` of a delivery's socket: resolves the host (at most `limits.concurrency` at once,
