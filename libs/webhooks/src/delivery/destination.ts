@@ -151,9 +151,6 @@ function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
-/** How long a URL check waits for DNS. */
-const RESOLVE_TIMEOUT_MS = 5000;
-
 /**
  * Checks a webhook URL when it is saved: its scheme and, unless private addresses are allowed,
  * every address its host resolves to now. Returns the problem (for `context.url`) or null.
@@ -178,10 +175,9 @@ export async function webhookUrlProblem(
   const host = hostOf(url);
   if (isIP(host) !== 0) return addressesProblem(host, [host]);
   try {
+    // The resolver answers within its time (savedUrlResolve: SAVE_LOOKUP_LIMITS), or fails.
     const addresses = await new Promise<LookupAddress[]>((resolved, rejected) => {
-      const timer = setTimeout(() => rejected(new Error('DNS timed out')), RESOLVE_TIMEOUT_MS);
       resolve(host, { all: true }, (error, found) => {
-        clearTimeout(timer);
         if (error !== null) rejected(error);
         else resolved(found);
       });
@@ -229,7 +225,7 @@ export const DELIVERY_LOOKUP_LIMITS: LookupLimits = { concurrency: 2, timeoutMs:
  * The lookups of URLs being saved (POST and PATCH of a webhook) take two slots of their own on
  * the same terms: callers creating webhooks for slow-resolving hosts cannot hold the pool either.
  */
-export const SAVE_LOOKUP_LIMITS: LookupLimits = { concurrency: 2, timeoutMs: RESOLVE_TIMEOUT_MS };
+const SAVE_LOOKUP_LIMITS: LookupLimits = { concurrency: 2, timeoutMs: 5000 };
 
 /**
  * Runs at most `concurrency` resolutions at once, in arrival order. A caller that waited
