@@ -177,6 +177,9 @@ export async function startApnsFake(
 }
 
 /** Pushes `tokens` with the bare HTTP/2 client, in a fresh process of its own. */
+/** Extra node options for the bare client (BENCH_BARE_NODE_ARGS), e.g. to log its heap. */
+const BARE_NODE_ARGS = (process.env.BENCH_BARE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 export async function runBareClient(
   fakeEnv: Record<string, string>,
   tokens: string[],
@@ -184,7 +187,7 @@ export async function runBareClient(
 ): Promise<BareReplies['push']> {
   const proc = startNode(
     'bare client',
-    [join(__dirname, 'apns-bare-client.js')],
+    [...BARE_NODE_ARGS, join(__dirname, 'apns-bare-client.js')],
     { PATH: process.env.PATH },
     true,
   );

@@ -1,0 +1,148 @@
+'use strict';
+/**
+ * bench:h2-promotion — how much of a bare `node:http2` client's per-request garbage V8 moves to
+ * the old generation, at several numbers of streams in flight. No service code is involved: a
+ * cleartext HTTP/2 server (own process) answers every POST with 200, and a client process
+ * (own process, run with V8's `--trace-gc-nvp`) sends BENCH_H2_REQUESTS requests with a
+ * `{}` body, keeping N in flight, the way the APNs client and apns-bare-client.ts do. The
+ * script sums the `promoted=` bytes of every collection the client logs.
+ *
+ * A control run allocates about as much short-lived garbage per "request" without HTTP/2, so
+ * the figure shows what is particular to the streams: objects that die young are not promoted.
+ *
+ *   BENCH_H2_REQUESTS (default 50000)  BENCH_H2_IN_FLIGHT (default 1,5,50,500)
+ *
+ * Findings: BENCHMARKS.md, "Per push, fourth pass".
+ */
+const { fork, spawn } = require('node:child_process');
+const http2 = require('node:http2');
+
+const REQUESTS = Number(process.env.BENCH_H2_REQUESTS ?? 50_000);
+const IN_FLIGHT = (process.env.BENCH_H2_IN_FLIGHT ?? '1,5,50,500').split(',').map(Number);
+
+function serve() {
+  const server = http2.createServer({ settings: { maxConcurrentStreams: 1000 } });
+  server.on('stream', (stream) => {
+    stream.resume();
+    stream.on('end', () => stream.respond({ ':status': 200 }, { endStream: true }));
+  });
+  server.listen(0, '127.0.0.1', () => process.send(server.address().port));
+}
+
+/** The client: `inFlight` streams at a time until `requests` are answered (or the control). */
+function client(port, requests, inFlight) {
+  const startRss = process.memoryUsage.rss();
+  let peakRss = startRss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
+  const finish = (label, startedAt) => {
+    clearInterval(sampler);
+    const seconds = (Date.now() - startedAt) / 1000;
+    process.stdout.write(
+      `RESULT ${JSON.stringify({ label, seconds, startRss, peakRss: Math.max(peakRss, process.memoryUsage.rss()) })}\n`,
+    );
+  };
+  if (port === 0) {
+    // Control: about 4 KB of objects per "request", each set dropped by the next macrotask.
+    let left = requests;
+    const startedAt = Date.now();
+    const step = () => {
+      for (let i = 0; i < inFlight && left > 0; i++, left--) {
+        const garbage = { headers: { ':path': `/3/device/${left}` }, parts: new Array(60) };
+        for (let j = 0; j < garbage.parts.length; j++) garbage.parts[j] = { at: j, of: garbage };
+      }
+      if (left > 0) setImmediate(step);
+      else finish('control', startedAt);
+    };
+    step();
+    return;
+  }
+  const session = http2.connect(`http://127.0.0.1:${port}`);
+  session.once('remoteSettings', () => {
+    const body = Buffer.from('{}');
+    const startedAt = Date.now();
+    let sent = 0;
+    let open = 0;
+    const start = () => {
+      sent++;
+      open++;
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': `/3/device/${sent.toString(16).padStart(64, '0')}`,
+        'content-type': 'application/json',
+        'content-length': body.length,
+      });
+      stream.resume();
+      stream.on('close', () => {
+        open--;
+        if (sent < requests) start();
+        else if (open === 0) {
+          finish(`${inFlight} in flight`, startedAt);
+          session.close();
+        }
+      });
+      stream.end(body);
+    };
+    while (open < inFlight && sent < requests) start();
+  });
+}
+
+/** Runs one client process and sums what its collections promoted. */
+function measure(port, inFlight) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--trace-gc-nvp', __filename, 'client', String(port), String(REQUESTS), String(inFlight)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = output.split('\n').find((text) => text.startsWith('RESULT '));
+      if (code !== 0 || line === undefined) {
+        reject(new Error(`client exited ${code}: ${output.slice(-500)}`));
+        return;
+      }
+      const result = JSON.parse(line.slice('RESULT '.length));
+      let promoted = 0;
+      let scavenges = 0;
+      let markCompacts = 0;
+      for (const gc of output.matchAll(/ gc=(\w+) .*? promoted=(\d+)/g)) {
+        promoted += Number(gc[2]);
+        if (gc[1] === 's') scavenges++;
+        else markCompacts++;
+      }
+      resolve({ ...result, promoted, scavenges, markCompacts });
+    });
+  });
+}
+
+async function main() {
+  const server = fork(__filename, ['server'], { stdio: 'inherit' });
+  const port = await new Promise((resolve) => server.once('message', resolve));
+  try {
+    console.log(`node ${process.version}, ${REQUESTS} requests per run`);
+    console.log(
+      '\n| run | requests/s | promoted per request | scavenges / mark-compacts | RSS start → peak |',
+    );
+    console.log('|---|---|---|---|---|');
+    for (const [target, inFlight] of [...IN_FLIGHT.map((n) => [port, n]), [0, 50]]) {
+      const run = await measure(target, inFlight);
+      const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
+      console.log(
+        `| ${run.label} | ${(REQUESTS / run.seconds).toFixed(0)} | ${(run.promoted / REQUESTS / 1000).toFixed(2)} KB | ${run.scavenges} / ${run.markCompacts} | ${mb(run.startRss)} → ${mb(run.peakRss)} |`,
+      );
+    }
+  } finally {
+    server.kill();
+  }
+}
+
+const [role, ...args] = process.argv.slice(2);
+if (role === 'server') serve();
+else if (role === 'client') client(...args.map(Number));
+else
+  main().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
