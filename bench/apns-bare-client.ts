@@ -1,6 +1,7 @@
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as http2 from 'node:http2';
+import { installLeanAsyncResourceBind } from '../libs/core/src/ops/lean-async-resource-bind';
 import { serve, type BareCommand, type BareReplies, type BareResult, type BareRun } from './rpc';
 
 /**
@@ -8,7 +9,8 @@ import { serve, type BareCommand, type BareReplies, type BareResult, type BareRu
  * HTTP/2 session, a fixed number of streams in flight (a finished stream starts the next
  * push), one provider token for the whole run, the request the worker sends (same path,
  * headers and `{}` body), no retries, no database. Runs in a process of its own, like the
- * worker.
+ * worker. With BENCH_BARE_LEAN_BIND=1 it installs the worker's `AsyncResource.bind` (see
+ * libs/core/src/ops/lean-async-resource-bind.ts), for a like-for-like comparison.
  */
 
 function providerToken(run: BareRun): string {
@@ -101,5 +103,7 @@ async function push(run: BareRun): Promise<BareResult> {
     peakRssBytes,
   };
 }
+
+if (process.env.BENCH_BARE_LEAN_BIND === '1') installLeanAsyncResourceBind();
 
 serve<BareCommand>(async (command): Promise<BareReplies[BareCommand['kind']]> => push(command.run));

@@ -7,7 +7,9 @@
  *
  *   BENCH_DEVICES (default 100000)  BENCH_BARE_STREAMS (default 500, what the worker keeps in
  *   flight)  BENCH_PROFILE=1 (CPU profile of the worker: --cpu-prof, top self time printed)
- *   BENCH_WORKER_NODE_ARGS (extra node options for the worker, space-separated)
+ *   BENCH_WORKER_NODE_ARGS / BENCH_BARE_NODE_ARGS (extra node options for the worker / the bare
+ *   client, space-separated, e.g. `--require ./bench/heap-log.js`)  BENCH_BARE_LEAN_BIND=1 (the
+ *   bare client installs the worker's lean `AsyncResource.bind` too: a like-for-like baseline)
  *   BENCH_AUDIENCE=holders: each device holds the personal copy of a holder of its own
  *   (BENCH_DEVICES holders, imported through the API), the notification reaching every holder
  *   (DESIGN.md §6: as fast as as many devices of the shared pass)

@@ -9,11 +9,16 @@
  *
  * A control run allocates about as much short-lived garbage per "request" without HTTP/2, so
  * the figure shows what is particular to the streams: objects that die young are not promoted.
+ * A second one gives each set of garbage to `AsyncResource.bind`, as node:http2's `request()`
+ * does with a function holding the new stream: on Node 20 `bind` wraps two accessors with
+ * `deprecate()`, which sets a fresh function as their prototype, and V8's young-generation
+ * collector keeps such prototype users (and what they hold) until a full collection.
  *
  *   BENCH_H2_REQUESTS (default 50000)  BENCH_H2_IN_FLIGHT (default 1,5,50,500)
  *
  * Findings: BENCHMARKS.md, "Per push, fourth pass".
  */
+const { AsyncResource } = require('node:async_hooks');
 const { fork, spawn } = require('node:child_process');
 const http2 = require('node:http2');
 
@@ -41,17 +46,27 @@ function client(port, requests, inFlight) {
       `RESULT ${JSON.stringify({ label, seconds, startRss, peakRss: Math.max(peakRss, process.memoryUsage.rss()) })}\n`,
     );
   };
-  if (port === 0) {
-    // Control: about 4 KB of objects per "request", each set dropped by the next macrotask.
+  if (port <= 0) {
+    // No HTTP/2: about 4 KB of objects per "request", each set dropped by the next macrotask;
+    // with port -1 each set is also what a function given to `AsyncResource.bind` holds, as
+    // `request()` binds a function holding the stream.
+    const bind = port === -1;
     let left = requests;
     const startedAt = Date.now();
     const step = () => {
       for (let i = 0; i < inFlight && left > 0; i++, left--) {
         const garbage = { headers: { ':path': `/3/device/${left}` }, parts: new Array(60) };
         for (let j = 0; j < garbage.parts.length; j++) garbage.parts[j] = { at: j, of: garbage };
+        if (bind) new AsyncResource('Bench').bind(() => garbage.parts.length);
       }
       if (left > 0) setImmediate(step);
-      else finish('control', startedAt);
+      else
+        finish(
+          bind
+            ? 'the same, each set held by a function given to AsyncResource.bind'
+            : 'control: no HTTP/2, as much short-lived garbage',
+          startedAt,
+        );
     };
     step();
     return;
@@ -126,7 +141,11 @@ async function main() {
       '\n| run | requests/s | promoted per request | scavenges / mark-compacts | RSS start → peak |',
     );
     console.log('|---|---|---|---|---|');
-    for (const [target, inFlight] of [...IN_FLIGHT.map((n) => [port, n]), [0, 50]]) {
+    const controls = [
+      [0, 50],
+      [-1, 50],
+    ];
+    for (const [target, inFlight] of [...IN_FLIGHT.map((n) => [port, n]), ...controls]) {
       const run = await measure(target, inFlight);
       const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
       console.log(

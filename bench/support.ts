@@ -188,7 +188,7 @@ export async function runBareClient(
   const proc = startNode(
     'bare client',
     [...BARE_NODE_ARGS, join(__dirname, 'apns-bare-client.js')],
-    { PATH: process.env.PATH },
+    { PATH: process.env.PATH, BENCH_BARE_LEAN_BIND: process.env.BENCH_BARE_LEAN_BIND },
     true,
   );
   const client = new RpcClient<BareCommand, BareReplies>('bare client', proc.child, proc.output);

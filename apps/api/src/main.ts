@@ -1,4 +1,10 @@
-import { ConfigError, exitOnFatalErrors, JsonLogger, loadConfig } from '@app/core';
+import {
+  ConfigError,
+  exitOnFatalErrors,
+  installLeanAsyncResourceBind,
+  JsonLogger,
+  loadConfig,
+} from '@app/core';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
@@ -8,6 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
   exitOnFatalErrors(logger);
+  installLeanAsyncResourceBind();
   if (config.jwt.secretGenerated) {
     logger.warn(
       'JWT_SECRET is not set: using a random secret, so tokens end with this process and are not shared between instances',

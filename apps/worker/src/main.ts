@@ -1,4 +1,10 @@
-import { ConfigError, exitOnFatalErrors, JsonLogger, loadConfig } from '@app/core';
+import {
+  ConfigError,
+  exitOnFatalErrors,
+  installLeanAsyncResourceBind,
+  JsonLogger,
+  loadConfig,
+} from '@app/core';
 import { NestFactory } from '@nestjs/core';
 import { WorkerModule } from './worker.module';
 
@@ -7,6 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
   exitOnFatalErrors(logger);
+  installLeanAsyncResourceBind();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger });
   app.enableShutdownHooks();
   // The scheduler's timers do not hold a process open (an API process and the tests must be

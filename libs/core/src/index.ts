@@ -21,6 +21,7 @@ export * from './text/display-text';
 export * from './ids/ids';
 export * from './logging/json-logger';
 export * from './ops/fatal-errors';
+export * from './ops/lean-async-resource-bind';
 export * from './ops/metrics.service';
 export * from './ops/ops.module';
 export * from './pagination/page';
