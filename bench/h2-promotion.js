@@ -20,8 +20,12 @@
  */
 const { AsyncResource } = require('node:async_hooks');
 const { fork, spawn } = require('node:child_process');
+const { existsSync } = require('node:fs');
 const http2 = require('node:http2');
+const { join } = require('node:path');
 
+/** The service's fix (libs/core/src/ops/lean-async-resource-bind.ts), from the build. */
+const LEAN_BIND = join(__dirname, '../dist/libs/core/src/ops/lean-async-resource-bind.js');
 const REQUESTS = Number(process.env.BENCH_H2_REQUESTS ?? 50_000);
 const IN_FLIGHT = (process.env.BENCH_H2_IN_FLIGHT ?? '1,5,50,500').split(',').map(Number);
 
@@ -91,7 +95,7 @@ function client(port, requests, inFlight) {
         open--;
         if (sent < requests) start();
         else if (open === 0) {
-          finish(`${inFlight} in flight`, startedAt);
+          finish(`${inFlight} in flight${LEAN ? ', lean AsyncResource.bind' : ''}`, startedAt);
           session.close();
         }
       });
@@ -102,11 +106,18 @@ function client(port, requests, inFlight) {
 }
 
 /** Runs one client process and sums what its collections promoted. */
-function measure(port, inFlight) {
+function measure(port, inFlight, lean = false) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--trace-gc-nvp', __filename, 'client', String(port), String(REQUESTS), String(inFlight)],
+      [
+        '--trace-gc-nvp',
+        __filename,
+        lean ? 'lean-client' : 'client',
+        String(port),
+        String(REQUESTS),
+        String(inFlight),
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let output = '';
@@ -145,11 +156,22 @@ async function main() {
       [0, 50],
       [-1, 50],
     ];
-    for (const [target, inFlight] of [...IN_FLIGHT.map((n) => [port, n]), ...controls]) {
-      const run = await measure(target, inFlight);
+    const runs = [
+      ...IN_FLIGHT.map((n) => () => measure(port, n)),
+      ...controls.map(
+        ([target, n]) =>
+          () =>
+            measure(target, n),
+      ),
+    ];
+    if (existsSync(LEAN_BIND)) runs.push(...IN_FLIGHT.map((n) => () => measure(port, n, true)));
+    else
+      console.log(`(no ${LEAN_BIND}: run \`npm run build\` for the rows with the service's fix)`);
+    for (const run of runs) {
+      const result = await run();
       const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
       console.log(
-        `| ${run.label} | ${(REQUESTS / run.seconds).toFixed(0)} | ${(run.promoted / REQUESTS / 1000).toFixed(2)} KB | ${run.scavenges} / ${run.markCompacts} | ${mb(run.startRss)} → ${mb(run.peakRss)} |`,
+        `| ${result.label} | ${(REQUESTS / result.seconds).toFixed(0)} | ${(result.promoted / REQUESTS / 1000).toFixed(2)} KB | ${result.scavenges} / ${result.markCompacts} | ${mb(result.startRss)} → ${mb(result.peakRss)} |`,
       );
     }
   } finally {
@@ -158,9 +180,13 @@ async function main() {
 }
 
 const [role, ...args] = process.argv.slice(2);
+const LEAN = role === 'lean-client';
 if (role === 'server') serve();
 else if (role === 'client') client(...args.map(Number));
-else
+else if (role === 'lean-client') {
+  require(LEAN_BIND).installLeanAsyncResourceBind();
+  client(...args.map(Number));
+} else
   main().catch((error) => {
     console.error(error);
     process.exitCode = 1;
