@@ -176,10 +176,10 @@ export async function startApnsFake(
   };
 }
 
-/** Pushes `tokens` with the bare HTTP/2 client, in a fresh process of its own. */
 /** Extra node options for the bare client (BENCH_BARE_NODE_ARGS), e.g. to log its heap. */
 const BARE_NODE_ARGS = (process.env.BENCH_BARE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
+/** Pushes `tokens` with the bare HTTP/2 client, in a fresh process of its own. */
 export async function runBareClient(
   fakeEnv: Record<string, string>,
   tokens: string[],
