@@ -14,9 +14,17 @@
  * `deprecate()`, which sets a fresh function as their prototype, and V8's young-generation
  * collector keeps such prototype users (and what they hold) until a full collection.
  *
- *   BENCH_H2_REQUESTS (default 50000)  BENCH_H2_IN_FLIGHT (default 1,5,50,500)
+ * Last, rows with the service's fix and 100 streams in flight where the client also makes
+ * short-lived garbage of its own per request, as a process doing more than pushing does (the
+ * worker reads and writes its database): with enough of it, node:http2's streams reach the
+ * old generation again, however briefly each one lives.
  *
- * Findings: BENCHMARKS.md, "Per push, fourth pass".
+ *   BENCH_H2_REQUESTS (default 50000)  BENCH_H2_IN_FLIGHT (default 1,5,50,500)
+ *   BENCH_H2_GARBAGE_KB (default 0,2,5,20: about that many KB of garbage per request, for the
+ *   last rows)  BENCH_H2_NODE_ARGS (extra node options for the client, e.g.
+ *   `--max-semi-space-size=2` to see whether the young generation's size matters)
+ *
+ * Findings: BENCHMARKS.md, "Where the worker's memory goes" and "… fifth session".
  */
 const { AsyncResource } = require('node:async_hooks');
 const { fork, spawn } = require('node:child_process');
@@ -28,6 +36,20 @@ const { join } = require('node:path');
 const LEAN_BIND = join(__dirname, '../dist/libs/core/src/ops/lean-async-resource-bind.js');
 const REQUESTS = Number(process.env.BENCH_H2_REQUESTS ?? 50_000);
 const IN_FLIGHT = (process.env.BENCH_H2_IN_FLIGHT ?? '1,5,50,500').split(',').map(Number);
+const GARBAGE_KB = (process.env.BENCH_H2_GARBAGE_KB ?? '0,2,5,20').split(',').map(Number);
+const CLIENT_NODE_ARGS = (process.env.BENCH_H2_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** Streams in flight for the rows with garbage: about what the worker keeps. */
+const GARBAGE_IN_FLIGHT = 100;
+
+/**
+ * About `kb` KB of objects that are dropped at once: 16 objects of 56 bytes each (three fields
+ * and the header, 64-bit, no pointer compression) and their 8-byte slots in an array, per KB.
+ */
+function makeGarbage(kb) {
+  const objects = new Array(kb * 16);
+  for (let i = 0; i < objects.length; i++) objects[i] = { at: i, of: objects, next: null };
+  return objects.length;
+}
 
 function serve() {
   const server = http2.createServer({ settings: { maxConcurrentStreams: 1000 } });
@@ -38,8 +60,11 @@ function serve() {
   server.listen(0, '127.0.0.1', () => process.send(server.address().port));
 }
 
-/** The client: `inFlight` streams at a time until `requests` are answered (or the control). */
-function client(port, requests, inFlight) {
+/**
+ * The client: `inFlight` streams at a time until `requests` are answered (or the control), and
+ * `garbageKb` KB of other short-lived garbage made per request.
+ */
+function client(port, requests, inFlight, garbageKb = 0) {
   const startRss = process.memoryUsage.rss();
   let peakRss = startRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
@@ -84,6 +109,7 @@ function client(port, requests, inFlight) {
     const start = () => {
       sent++;
       open++;
+      if (garbageKb > 0) makeGarbage(garbageKb);
       const stream = session.request({
         ':method': 'POST',
         ':path': `/3/device/${sent.toString(16).padStart(64, '0')}`,
@@ -95,7 +121,11 @@ function client(port, requests, inFlight) {
         open--;
         if (sent < requests) start();
         else if (open === 0) {
-          finish(`${inFlight} in flight${LEAN ? ', lean AsyncResource.bind' : ''}`, startedAt);
+          const garbage = garbageKb > 0 ? `, ${garbageKb} KB of other garbage per request` : '';
+          finish(
+            `${inFlight} in flight${LEAN ? ', lean AsyncResource.bind' : ''}${garbage}`,
+            startedAt,
+          );
           session.close();
         }
       });
@@ -105,18 +135,20 @@ function client(port, requests, inFlight) {
   });
 }
 
-/** Runs one client process and sums what its collections promoted. */
-function measure(port, inFlight, lean = false) {
+/** Runs one client process and sums what its collections found allocated and promoted. */
+function measure(port, inFlight, lean = false, garbageKb = 0) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [
         '--trace-gc-nvp',
+        ...CLIENT_NODE_ARGS,
         __filename,
         lean ? 'lean-client' : 'client',
         String(port),
         String(REQUESTS),
         String(inFlight),
+        String(garbageKb),
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -130,15 +162,17 @@ function measure(port, inFlight, lean = false) {
         return;
       }
       const result = JSON.parse(line.slice('RESULT '.length));
+      let allocated = 0;
       let promoted = 0;
       let scavenges = 0;
       let markCompacts = 0;
-      for (const gc of output.matchAll(/ gc=(\w+) .*? promoted=(\d+)/g)) {
-        promoted += Number(gc[2]);
+      for (const gc of output.matchAll(/ gc=(\w+) .*? allocated=(\d+) promoted=(\d+)/g)) {
+        allocated += Number(gc[2]);
+        promoted += Number(gc[3]);
         if (gc[1] === 's') scavenges++;
         else markCompacts++;
       }
-      resolve({ ...result, promoted, scavenges, markCompacts });
+      resolve({ ...result, allocated, promoted, scavenges, markCompacts });
     });
   });
 }
@@ -149,9 +183,9 @@ async function main() {
   try {
     console.log(`node ${process.version}, ${REQUESTS} requests per run`);
     console.log(
-      '\n| run | requests/s | promoted per request | scavenges / mark-compacts | RSS start → peak |',
+      '\n| run | requests/s | allocated per request | promoted per request | scavenges / mark-compacts | RSS start → peak |',
     );
-    console.log('|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|');
     const controls = [
       [0, 50],
       [-1, 50],
@@ -164,14 +198,17 @@ async function main() {
             measure(target, n),
       ),
     ];
-    if (existsSync(LEAN_BIND)) runs.push(...IN_FLIGHT.map((n) => () => measure(port, n, true)));
-    else
+    if (existsSync(LEAN_BIND)) {
+      runs.push(...IN_FLIGHT.map((n) => () => measure(port, n, true)));
+      runs.push(...GARBAGE_KB.map((kb) => () => measure(port, GARBAGE_IN_FLIGHT, true, kb)));
+    } else
       console.log(`(no ${LEAN_BIND}: run \`npm run build\` for the rows with the service's fix)`);
     for (const run of runs) {
       const result = await run();
       const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
+      const kbPerRequest = (bytes) => `${(bytes / REQUESTS / 1000).toFixed(2)} KB`;
       console.log(
-        `| ${result.label} | ${(REQUESTS / result.seconds).toFixed(0)} | ${(result.promoted / REQUESTS / 1000).toFixed(2)} KB | ${result.scavenges} / ${result.markCompacts} | ${mb(result.startRss)} → ${mb(result.peakRss)} |`,
+        `| ${result.label} | ${(REQUESTS / result.seconds).toFixed(0)} | ${kbPerRequest(result.allocated)} | ${kbPerRequest(result.promoted)} | ${result.scavenges} / ${result.markCompacts} | ${mb(result.startRss)} → ${mb(result.peakRss)} |`,
       );
     }
   } finally {
