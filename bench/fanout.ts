@@ -18,6 +18,8 @@
  *   largest of theirs
  *   BENCH_REDIS_URL: the API and the workers get it as REDIS_URL, so the notification and its
  *   shards wake every worker at once instead of at its next poll (SCHEDULER_INTERVAL_MS, 5 s)
+ *   BENCH_LOG_DIR: each process's whole output is also written to a file there (e.g. the
+ *   worker's `--trace-gc-nvp` lines)
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';

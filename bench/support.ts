@@ -1,6 +1,16 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -75,6 +85,15 @@ export interface NodeProcess {
 }
 
 /** A node process of ours, stopped (SIGTERM, then SIGKILL after 5 s) at clean-up at the latest. */
+/** BENCH_LOG_DIR: every process's whole output is also written there (the bench keeps a tail). */
+const LOG_DIR = process.env.BENCH_LOG_DIR;
+
+function openProcessLog(dir: string, label: string, pid: number): number {
+  const path = join(dir, `${label.replace(/\W+/g, '-')}-${pid}.log`);
+  console.log(`${label}: output in ${path}`);
+  return openSync(path, 'w');
+}
+
 export function startNode(
   label: string,
   args: string[],
@@ -88,9 +107,11 @@ export function startNode(
     serialization: 'advanced',
   });
   if (child.pid === undefined) throw new Error(`${label} did not start`);
+  const log = LOG_DIR === undefined ? undefined : openProcessLog(LOG_DIR, label, child.pid);
   let tail = '';
   const watchers: Array<{ text: string; found: () => void }> = [];
   const onData = (chunk: Buffer): void => {
+    if (log !== undefined) writeSync(log, chunk);
     tail = (tail + chunk.toString('utf8')).slice(-8000);
     for (const watcher of [...watchers]) {
       if (tail.includes(watcher.text)) {
@@ -102,6 +123,7 @@ export function startNode(
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (log !== undefined) child.once('close', () => closeSync(log));
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
