@@ -13,6 +13,7 @@ import type {
 } from './apns.types';
 import { backoffDelay } from '@app/core';
 import { isValidDeviceToken } from './device-token';
+import { InFlight, InFlightList } from './in-flight-list';
 import { ProviderTokenSigner } from './provider-token';
 
 /** APNs refuses payloads above 4 KB (413 PayloadTooLarge); we do not send them. */
@@ -59,12 +60,6 @@ interface Push {
   done: (result: ApnsResult) => void;
 }
 
-/** A stream in flight and when it times out (see {@link ApnsClient.sweepTimeouts}). */
-interface InFlight {
-  deadline: number;
-  expire: () => void;
-}
-
 /**
  * Sends pushes to APNs over HTTP/2: a small pool of long-lived connections, many streams on
  * each, provider-token or TLS client-certificate authentication, retries with backoff, and
@@ -82,7 +77,7 @@ export class ApnsClient {
   private readonly requestTimeoutMs: number;
   private closed = false;
   /** Streams in flight, oldest first, and the timer that times them out. */
-  private readonly inFlight = new Set<InFlight>();
+  private readonly inFlight = new InFlightList();
   private sweeper: NodeJS.Timeout | undefined;
   private lastBearer: { token: string; header: string } | undefined;
 
@@ -412,20 +407,17 @@ export class ApnsClient {
   ): void {
     let settled = false;
     let stream: http2.ClientHttp2Stream | undefined;
-    const timeout: InFlight = {
-      deadline: Date.now() + this.requestTimeoutMs,
-      expire: () => {
-        finish({
-          kind: 'retry',
-          reason: `RequestTimeout: no answer in ${this.requestTimeoutMs} ms`,
-        });
-        stream?.close(NGHTTP2_CANCEL);
-      },
-    };
+    const timeout = new InFlight(Date.now() + this.requestTimeoutMs, () => {
+      finish({
+        kind: 'retry',
+        reason: `RequestTimeout: no answer in ${this.requestTimeoutMs} ms`,
+      });
+      stream?.close(NGHTTP2_CANCEL);
+    });
     const finish = (outcome: ApnsOutcome): void => {
       if (settled) return;
       settled = true;
-      this.inFlight.delete(timeout);
+      this.inFlight.remove(timeout);
       connection.release();
       if (outcome.kind === 'retry' && outcome.dropConnection === true) connection.retire(session);
       settle(outcome);
@@ -510,7 +502,7 @@ export class ApnsClient {
   /**
    * Times out streams with one timer for the client rather than one per stream (Node's
    * `stream.setTimeout` makes a timer, a bound function and a listener per stream, and
-   * refreshes it on every read and write). Every stream has the same time allowed, so the set,
+   * refreshes it on every read and write). Every stream has the same time allowed, so the list,
    * in insertion order, is in deadline order: a sweep stops at the first one still in time. A
    * stream times out between its deadline and one sweep interval later.
    */
@@ -523,12 +515,7 @@ export class ApnsClient {
   }
 
   private sweepTimeouts(): void {
-    const now = Date.now();
-    for (const stream of this.inFlight) {
-      if (stream.deadline > now) break;
-      this.inFlight.delete(stream);
-      stream.expire();
-    }
+    this.inFlight.expireDue(Date.now());
     if (this.inFlight.size === 0 && this.sweeper !== undefined) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import * as http2 from 'node:http2';
+import { adoptStreamTable } from './stream-table';
 
 /** Connecting failed, or the client is closed. */
 export class ApnsConnectionError extends Error {
@@ -38,6 +39,7 @@ export class ApnsConnection {
   private readonly waiters: Array<() => void> = [];
   private readonly sessions = new Set<http2.ClientHttp2Session>();
   private closed = false;
+  private warnedNoStreamTable = false;
 
   constructor(private readonly options: ApnsConnectionOptions) {}
 
@@ -145,6 +147,12 @@ export class ApnsConnection {
     return new Promise((resolve, reject) => {
       let ready = false;
       const session = http2.connect(url, connectOptions);
+      if (!adoptStreamTable(session) && !this.warnedNoStreamTable) {
+        this.warnedNoStreamTable = true;
+        logger.debug?.(
+          "APNs connections keep node:http2's own map of streams on this Node version: pushes leave more garbage to V8",
+        );
+      }
       this.sessions.add(session);
 
       const fail = (error: Error): void => {
