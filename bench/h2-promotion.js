@@ -17,7 +17,9 @@
  * Last, rows with the service's fix and 100 streams in flight where the client also makes
  * short-lived garbage of its own per request, as a process doing more than pushing does (the
  * worker reads and writes its database): with enough of it, node:http2's streams reach the
- * old generation again, however briefly each one lives.
+ * old generation again, however briefly each one lives. The same rows follow with the session's
+ * streams in the APNs client's StreamTable instead of node:http2's own Map, which is what keeps
+ * them: the Map's discarded tables in the old generation point at them.
  *
  *   BENCH_H2_REQUESTS (default 50000)  BENCH_H2_IN_FLIGHT (default 1,5,50,500)
  *   BENCH_H2_GARBAGE_KB (default 0,2,5,20: about that many KB of garbage per request, for the
@@ -34,6 +36,8 @@ const { join } = require('node:path');
 
 /** The service's fix (libs/core/src/ops/lean-async-resource-bind.ts), from the build. */
 const LEAN_BIND = join(__dirname, '../dist/libs/core/src/ops/lean-async-resource-bind.js');
+/** The APNs client's table of a session's streams (libs/wallet-a/src/apns/stream-table.ts). */
+const STREAM_TABLE = join(__dirname, '../dist/libs/wallet-a/src/apns/stream-table.js');
 const REQUESTS = Number(process.env.BENCH_H2_REQUESTS ?? 50_000);
 const IN_FLIGHT = (process.env.BENCH_H2_IN_FLIGHT ?? '1,5,50,500').split(',').map(Number);
 const GARBAGE_KB = (process.env.BENCH_H2_GARBAGE_KB ?? '0,2,5,20').split(',').map(Number);
@@ -101,6 +105,9 @@ function client(port, requests, inFlight, garbageKb = 0) {
     return;
   }
   const session = http2.connect(`http://127.0.0.1:${port}`);
+  if (WITH_TABLE && !require(STREAM_TABLE).adoptStreamTable(session)) {
+    throw new Error('This Node has no stream map where the StreamTable expects it');
+  }
   session.once('remoteSettings', () => {
     const body = Buffer.from('{}');
     const startedAt = Date.now();
@@ -123,7 +130,7 @@ function client(port, requests, inFlight, garbageKb = 0) {
         else if (open === 0) {
           const garbage = garbageKb > 0 ? `, ${garbageKb} KB of other garbage per request` : '';
           finish(
-            `${inFlight} in flight${LEAN ? ', lean AsyncResource.bind' : ''}${garbage}`,
+            `${inFlight} in flight${LEAN ? ', lean AsyncResource.bind' : ''}${WITH_TABLE ? ', StreamTable' : ''}${garbage}`,
             startedAt,
           );
           session.close();
@@ -136,7 +143,7 @@ function client(port, requests, inFlight, garbageKb = 0) {
 }
 
 /** Runs one client process and sums what its collections found allocated and promoted. */
-function measure(port, inFlight, lean = false, garbageKb = 0) {
+function measure(port, inFlight, lean = false, garbageKb = 0, table = false) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -144,7 +151,7 @@ function measure(port, inFlight, lean = false, garbageKb = 0) {
         '--trace-gc-nvp',
         ...CLIENT_NODE_ARGS,
         __filename,
-        lean ? 'lean-client' : 'client',
+        table ? 'table-client' : lean ? 'lean-client' : 'client',
         String(port),
         String(REQUESTS),
         String(inFlight),
@@ -201,6 +208,12 @@ async function main() {
     if (existsSync(LEAN_BIND)) {
       runs.push(...IN_FLIGHT.map((n) => () => measure(port, n, true)));
       runs.push(...GARBAGE_KB.map((kb) => () => measure(port, GARBAGE_IN_FLIGHT, true, kb)));
+      if (existsSync(STREAM_TABLE)) {
+        runs.push(
+          ...GARBAGE_KB.map((kb) => () => measure(port, GARBAGE_IN_FLIGHT, true, kb, true)),
+          () => measure(port, 500, true, 0, true),
+        );
+      }
     } else
       console.log(`(no ${LEAN_BIND}: run \`npm run build\` for the rows with the service's fix)`);
     for (const run of runs) {
@@ -217,10 +230,11 @@ async function main() {
 }
 
 const [role, ...args] = process.argv.slice(2);
-const LEAN = role === 'lean-client';
+const WITH_TABLE = role === 'table-client';
+const LEAN = role === 'lean-client' || WITH_TABLE;
 if (role === 'server') serve();
 else if (role === 'client') client(...args.map(Number));
-else if (role === 'lean-client') {
+else if (LEAN) {
   require(LEAN_BIND).installLeanAsyncResourceBind();
   client(...args.map(Number));
 } else
