@@ -84,7 +84,6 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
-/** A node process of ours, stopped (SIGTERM, then SIGKILL after 5 s) at clean-up at the latest. */
 /** BENCH_LOG_DIR: every process's whole output is also written there (the bench keeps a tail). */
 const LOG_DIR = process.env.BENCH_LOG_DIR;
 
@@ -94,6 +93,7 @@ function openProcessLog(dir: string, label: string, pid: number): number {
   return openSync(path, 'w');
 }
 
+/** A node process of ours, stopped (SIGTERM, then SIGKILL after 5 s) at clean-up at the latest. */
 export function startNode(
   label: string,
   args: string[],
