@@ -2,6 +2,7 @@ import {
   AllExceptionsFilter,
   applyServerTimeouts,
   createValidationPipe,
+  HttpObservabilityMiddleware,
   requestContextMiddleware,
   requestDeadlineMiddleware,
   type AppConfig,
@@ -38,6 +39,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   if (cors !== undefined) app.enableCors(cors);
   app.use(requestContextMiddleware);
   app.use(requestDeadlineMiddleware(config.requestDeadlineMs));
+  // The access-log line and the metrics sample, for every request that reaches the app.
+  const observability = app.get(HttpObservabilityMiddleware);
+  app.use(observability.use.bind(observability));
   applyServerTimeouts(app.getHttpServer(), config.requestDeadlineMs);
   app.setGlobalPrefix('v1', {
     exclude: UNVERSIONED.map((path) => ({ path, method: RequestMethod.ALL })),

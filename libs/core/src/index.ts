@@ -23,6 +23,7 @@ export * from './logging/json-logger';
 export * from './ops/fatal-errors';
 export * from './ops/lean-async-resource-bind';
 export * from './ops/metrics.service';
+export * from './ops/http-observability.middleware';
 export * from './ops/ops.module';
 export * from './pagination/page';
 export * from './rate-limit/failure-counter';
