@@ -9,6 +9,7 @@
  *   BENCH_DURATION (s, default 10)  BENCH_CONNECTIONS (default 10)  BENCH_ROUNDS (default 2)
  *   BENCH_METHODS (default GET,POST)  BENCH_SERVICE_NODE_ARGS (extra node options for the
  *   service, space-separated, e.g. --cpu-prof --cpu-prof-dir=/tmp/api-profile)
+ *   BENCH_BASELINE_NODE_ARGS (the same for the baseline, to profile both sides alike)
  */
 const autocannon = require('autocannon');
 const { join } = require('node:path');
@@ -19,6 +20,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const METHODS = (process.env.BENCH_METHODS ?? 'GET,POST').split(',');
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const BASELINE_NODE_ARGS = (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SERVICE_PORT = 3100;
 const BASELINE_PORT = 3101;
 const SEED_PASSES = 100;
@@ -95,7 +97,7 @@ async function main() {
   const baselineDb = service.db.url;
   const baseline = await lib.startProcess(
     'baseline',
-    [join(__dirname, 'baseline-api-server.js')],
+    [...BASELINE_NODE_ARGS, join(__dirname, 'baseline-api-server.js')],
     {
       PATH: process.env.PATH,
       LOG_LEVEL: 'info',
