@@ -52,6 +52,7 @@ interface PassBody {
   id: string;
   slug: string;
   passName: string;
+  status: string;
   googleSaveUrl: string | null;
   googleIssuedCount: number;
   googleActiveCount: number;
@@ -206,6 +207,22 @@ describe('WalletB (Google Wallet) end to end', () => {
     expect(draft.googleSaveUrl).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fake.classes.has(`${ISSUER_ID}.${draft.id}`)).toBe(false);
+
+    // In a list of drafts and Published passes, each item has its own pass's link or none.
+    const list = await http().get('/v1/wallet-pass').set(owner.auth).expect(200);
+    const items = (list.body as { items: PassBody[] }).items;
+    expect(items.map((item) => item.status)).toEqual(
+      expect.arrayContaining(['Draft', 'Published']),
+    );
+    for (const item of items) {
+      if (item.status === 'Published') {
+        const { claims } = saveLinkJwt(fake, item.googleSaveUrl!);
+        const saved = (claims.payload as { genericObjects: SavedObject[] }).genericObjects[0];
+        expect(saved.classId).toBe(`${ISSUER_ID}.${item.id}`);
+      } else {
+        expect(item.googleSaveUrl).toBeNull();
+      }
+    }
   });
 
   it('counts saves and deletes from verified callbacks, each nonce once', async () => {

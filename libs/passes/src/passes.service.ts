@@ -252,30 +252,40 @@ export class PassesService {
     const passes = rows.map(({ pass }) => pass);
     const assetUrls =
       query.includeAssets === true ? await this.assetUrls(workspaceId, passes) : undefined;
+    const saveUrls = await this.googleSaveLinks.saveUrlsFor(passes);
     return {
       ...page,
-      items: await Promise.all(
-        rows.map(({ pass, accountName }) =>
-          this.view(
-            pass,
-            { id: pass.accountId, name: typeof accountName === 'string' ? accountName : '' },
-            assetUrls,
-          ),
+      items: rows.map(({ pass, accountName }, index) =>
+        this.viewOf(
+          pass,
+          { id: pass.accountId, name: typeof accountName === 'string' ? accountName : '' },
+          saveUrls[index],
+          assetUrls,
         ),
       ),
     };
   }
 
+  /** The pass as the API shows it, its save link made (signed) when it can have one. */
   private async view(
     pass: Pass,
     account: Pick<Account, 'id' | 'name'>,
     assetUrls?: Map<string, string>,
   ): Promise<PassView> {
+    return this.viewOf(pass, account, await this.googleSaveLinks.saveUrlFor(pass), assetUrls);
+  }
+
+  private viewOf(
+    pass: Pass,
+    account: Pick<Account, 'id' | 'name'>,
+    googleSaveUrl: string | null,
+    assetUrls?: Map<string, string>,
+  ): PassView {
     return {
       pass,
       account,
       downloadUrl: `${this.config.publicBaseUrl}/p/${pass.slug}`,
-      googleSaveUrl: await this.googleSaveLinks.saveUrlFor(pass),
+      googleSaveUrl,
       assetUrls,
     };
   }

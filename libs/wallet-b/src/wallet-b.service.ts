@@ -104,9 +104,7 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
    * when WalletB is not configured or the pass is not Published.
    */
   async saveUrlFor(pass: Pass): Promise<string | null> {
-    if (this.account === null || pass.status !== 'Published' || pass.deletedTime !== null) {
-      return null;
-    }
+    if (this.account === null || !this.passCanSave(pass)) return null;
     return this.saveUrlOf(this.account, {
       id: newObjectId(this.issuerId, pass.id),
       classId: classIdFor(this.issuerId, pass.id),
@@ -127,6 +125,11 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
       classId: classIdFor(this.issuerId, pass.id),
       ...buildHolderObjectContent(pass, holder, await this.objectImages(pass)),
     });
+  }
+
+  /** Whether {@link saveUrlFor} has a link, without the image lookups and the signature. */
+  passCanSave(pass: Pass): boolean {
+    return this.account !== null && pass.status === 'Published' && pass.deletedTime === null;
   }
 
   /**
