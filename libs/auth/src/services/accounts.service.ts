@@ -2,6 +2,7 @@ import {
   EntityRows,
   NotFoundError,
   paginate,
+  rawQuery,
   stampCreated,
   type Page,
   type PageQuery,
@@ -41,7 +42,8 @@ export class AccountsService {
   async getDefault(workspaceId: string): Promise<Account> {
     // Plain SQL: every pass created without an account reads it, and `findOne`'s query
     // building cost more than the query (6 % of the service's CPU under bench:api's POST load).
-    const [row] = await this.dataSource.query<Record<string, unknown>[]>(
+    const [row] = await rawQuery<Record<string, unknown>[]>(
+      this.dataSource,
       `SELECT ${this.accountRows.select} FROM account a ` +
         'WHERE a.workspace_id = ? AND a.is_default = 1 ORDER BY a.id ASC LIMIT 1',
       [workspaceId],

@@ -1,4 +1,4 @@
-import { type Principal } from '@app/core';
+import { rawQuery, type Principal } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
@@ -67,7 +67,8 @@ export class PrincipalService {
    * or changed credentials after the token was issued (password change, removal, re-add).
    */
   async forUser(userId: string, issue: TokenIssue): Promise<Principal | null> {
-    const rows = await this.dataSource.query<UserPrincipalRow[]>(
+    const rows = await rawQuery<UserPrincipalRow[]>(
+      this.dataSource,
       `SELECT ${USER_COLUMNS}, u.token_version, u.credentials_changed_time ` +
         `FROM app_user u ${MEMBERSHIPS} ` +
         `WHERE u.id = ? AND u.removed_time IS NULL ${MEMBERSHIP_ORDER}`,
@@ -94,7 +95,8 @@ export class PrincipalService {
    * key whose creator has left the organisation: such keys stop working at once.
    */
   async forApiKey(keyId: string, secret: string): Promise<Principal | null> {
-    const rows = await this.dataSource.query<ApiKeyPrincipalRow[]>(
+    const rows = await rawQuery<ApiKeyPrincipalRow[]>(
+      this.dataSource,
       `SELECT k.id AS key_id, k.secret_hash, k.last_used_time, ${USER_COLUMNS} FROM api_key k ` +
         `JOIN app_user u ON u.id = k.user_id AND u.removed_time IS NULL ${MEMBERSHIPS} ` +
         `WHERE k.id = ? AND k.revoked_time IS NULL ${MEMBERSHIP_ORDER}`,

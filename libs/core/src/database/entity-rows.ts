@@ -6,6 +6,7 @@ import type {
   ObjectLiteral,
 } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { rawQuery } from './raw-query';
 
 /**
  * An entity's columns for hand-written SQL on hot paths: the reader that turns a raw row back
@@ -54,7 +55,8 @@ export class EntityRows<E extends ObjectLiteral> {
     if (entities.length === 0) return;
     const driver = this.dataSource.driver;
     const row = `(${this.columns.map(() => '?').join(', ')})`;
-    await runner.query(
+    await rawQuery(
+      runner,
       `${this.insertInto} VALUES ${entities.map(() => row).join(', ')}`,
       entities.flatMap((entity) =>
         this.columns.map(({ column }): unknown =>

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { sqlDialect } from '../database/dialect';
+import { rawQuery } from '../database/raw-query';
 import { InvalidInputError } from '../errors/domain-errors';
 import { ID_PATTERN } from '../ids/ids';
 
@@ -137,7 +138,8 @@ export async function paginateSql<Row extends Record<string, unknown>>(
     query.pageIndex === undefined ? '' : sqlDialect(dataSource).forceIndex(query.pageIndex);
   const table = `${query.table} ${query.alias}${hint}`;
   const from = query.joins === undefined ? table : `${table} ${query.joins}`;
-  const rows = await dataSource.query<Row[]>(
+  const rows = await rawQuery<Row[]>(
+    dataSource,
     `SELECT ${query.select} FROM ${from} WHERE ${where.join(' AND ')} ` +
       `ORDER BY ${query.idColumn} DESC LIMIT ${limit + 1}`,
     params,
