@@ -1,4 +1,4 @@
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { EntityManager, QueryFailedError, type DataSource } from 'typeorm';
 
 type QueryCallback = (error: Error | null, rows?: unknown) => void;
 
@@ -50,9 +50,8 @@ export function rawQuery<T>(
 }
 
 function mysqlPoolOf(runner: DataSource | EntityManager): ConnectionPool | undefined {
-  const manager = runner instanceof DataSource ? runner.manager : runner;
-  if (manager.queryRunner !== undefined) return undefined;
-  const driver = manager.connection.driver;
+  if (runner instanceof EntityManager && runner.queryRunner !== undefined) return undefined;
+  const driver = runner instanceof EntityManager ? runner.connection.driver : runner.driver;
   if (driver.options.type !== 'mysql' && driver.options.type !== 'mariadb') return undefined;
   return (driver as unknown as { pool?: ConnectionPool }).pool;
 }

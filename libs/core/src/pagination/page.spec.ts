@@ -28,8 +28,10 @@ describe('paginateSql', () => {
 
   function recordingDataSource(type: 'mysql' | 'better-sqlite3') {
     const calls: { sql: string; params: unknown[] }[] = [];
+    // No pool behind the driver: rawQuery sends the SQL through `query`, recorded here.
     const dataSource = {
       options: { type },
+      driver: { options: { type } },
       query: (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
         return Promise.resolve(ids.map((id) => ({ t_id: id })));
