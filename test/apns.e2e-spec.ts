@@ -171,6 +171,48 @@ describe('ApnsClient with provider tokens, against the APNs fake', () => {
     ]);
   });
 
+  it('takes every listener off a stream once it is closed, answered or not', async () => {
+    // The holder of a stream's listeners may be in V8's old generation: left there, it would keep
+    // each push's closures and stream alive until a full collection (see dropListeners).
+    const nodeHttp2 = jest.requireActual<typeof http2>('node:http2');
+    const connect = nodeHttp2.connect.bind(nodeHttp2);
+    const streams: http2.ClientHttp2Stream[] = [];
+    const spy = jest
+      .spyOn(nodeHttp2, 'connect')
+      .mockImplementation((...args: Parameters<typeof http2.connect>) => {
+        const session = connect(...args);
+        const request = session.request.bind(session);
+        session.request = (...requestArgs: Parameters<typeof session.request>) => {
+          const stream = request(...requestArgs);
+          streams.push(stream);
+          return stream;
+        };
+        return session;
+      });
+    try {
+      const [sent, gone, timedOut] = deviceTokens(3);
+      fake.unregister(gone, Date.now());
+      fake.delay(600, { token: timedOut, times: 1 });
+      const client = tokenClient({ requestTimeoutMs: 200, retry: { attempts: 1 } });
+      const results = await client.sendMany([sent, gone, timedOut]);
+
+      expect([sent, gone, timedOut].map((token) => results.get(token)?.status)).toEqual([
+        'sent',
+        'unregistered',
+        'failed',
+      ]);
+      expect(streams).toHaveLength(3);
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const stream of streams) {
+        expect(stream.closed).toBe(true);
+        expect(stream.eventNames()).toEqual(['error']);
+        expect(stream.listenerCount('error')).toBe(1);
+      }
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('reports 410 Unregistered with the time APNs gave', async () => {
     const token = deviceToken();
     const timestamp = Date.UTC(2026, 0, 2, 3, 4, 5);
