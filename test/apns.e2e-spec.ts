@@ -379,12 +379,16 @@ describe('ApnsClient with provider tokens, against the APNs fake', () => {
     const seen = new Map<string, ApnsResult>();
 
     const started = process.hrtime.bigint();
-    for await (const { token, result } of client.sendEach(tokens)) {
+    const misplaced: number[] = [];
+    for await (const { token, result, index } of client.sendEach(tokens)) {
       seen.set(token, result);
+      if (tokens[index] !== token) misplaced.push(index);
     }
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
 
     expect(seen.size).toBe(10_000);
+    // Each result names its token's position, though results come in any order.
+    expect(misplaced).toEqual([]);
     expect([...seen.values()].every((result) => result.status === 'sent')).toBe(true);
     expect(fake.pushes).toHaveLength(10_000);
     expect(new Set(fake.pushes.map((push) => push.token)).size).toBe(10_000);

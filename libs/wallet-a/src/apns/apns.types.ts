@@ -36,6 +36,8 @@ export type ApnsResult =
 export interface ApnsDelivery {
   token: string;
   result: ApnsResult;
+  /** The token's position among those given (0 for the first), whatever order results come in. */
+  index: number;
 }
 
 /** Provider-token (JWT) authentication with a .p8 key from the developer account. */

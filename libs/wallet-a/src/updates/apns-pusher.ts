@@ -23,14 +23,15 @@ export class ApnsPusher implements WalletAPusher {
   }
 
   async pushUpdates(
-    tokens: string[],
-    onOutcome: (token: string, outcome: PushOutcome) => void | Promise<void>,
+    tokens: readonly string[],
+    onOutcome: (token: string, outcome: PushOutcome, index: number) => void | Promise<void>,
   ): Promise<void> {
     // Apple's pass-update push: an empty JSON payload, topic = the pass type identifier.
-    await this.apns().sendAll(tokens, (token, result) =>
+    await this.apns().sendAll(tokens, (token, result, index) =>
       onOutcome(
         token,
         result.status === 'sent' ? PUSH_SENT : { status: result.status, reason: result.reason },
+        index,
       ),
     );
   }

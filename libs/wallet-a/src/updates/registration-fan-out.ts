@@ -28,20 +28,33 @@ export class RegistrationFanOut {
     batch: readonly T[],
     onOutcome: (registration: T, outcome: PushOutcome) => void | Promise<void>,
   ): Promise<void> {
+    const tokens = batch.map((registration) => registration.pushToken);
+    if (new Set(tokens).size < tokens.length) return this.pushGrouped(batch, onOutcome);
+    // Every token once, the usual case: a result's index is its registration's. Nothing is kept
+    // per registration while the batch is pushed (a map by token was, and a batch lives long
+    // enough for V8 to move what it keeps to the old generation).
+    await this.pusher.pushUpdates(tokens, (_token, outcome, index) => {
+      const registration = batch[index];
+      // The common case, pushed fine, stays synchronous when onOutcome is.
+      if (outcome.status !== 'unregistered') return onOutcome(registration, outcome);
+      return this.settle([registration], outcome, onOutcome);
+    });
+  }
+
+  /** {@link push} for a batch where some token is registered more than once: pushed once. */
+  private async pushGrouped<T extends PushTarget>(
+    batch: readonly T[],
+    onOutcome: (registration: T, outcome: PushOutcome) => void | Promise<void>,
+  ): Promise<void> {
     const byToken = new Map<string, T[]>();
     for (const registration of batch) {
       const same = byToken.get(registration.pushToken);
       if (same) same.push(registration);
       else byToken.set(registration.pushToken, [registration]);
     }
-    await this.pusher.pushUpdates([...byToken.keys()], (token, outcome) => {
-      const registrations = byToken.get(token) ?? [];
-      // The common case, one registration pushed fine, stays synchronous when onOutcome is.
-      if (registrations.length === 1 && outcome.status !== 'unregistered') {
-        return onOutcome(registrations[0], outcome);
-      }
-      return this.settle(registrations, outcome, onOutcome);
-    });
+    await this.pusher.pushUpdates([...byToken.keys()], (token, outcome) =>
+      this.settle(byToken.get(token) ?? [], outcome, onOutcome),
+    );
   }
 
   private async settle<T extends PushTarget>(

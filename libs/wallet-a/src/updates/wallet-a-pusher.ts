@@ -11,10 +11,13 @@ export type PushOutcome =
 export interface WalletAPusher {
   /** Why pushes cannot be sent at all (no credentials), or null when they can. */
   unavailableReason(): string | null;
-  /** `onOutcome` gets each outcome as it arrives; a promise it returns is awaited. */
+  /**
+   * `onOutcome` gets each outcome as it arrives, with the token's index in `tokens`; a promise
+   * it returns is awaited.
+   */
   pushUpdates(
-    tokens: string[],
-    onOutcome: (token: string, outcome: PushOutcome) => void | Promise<void>,
+    tokens: readonly string[],
+    onOutcome: (token: string, outcome: PushOutcome, index: number) => void | Promise<void>,
   ): Promise<void>;
   close(): Promise<void>;
 }
