@@ -1,7 +1,7 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import * as http2 from 'node:http2';
 import { ApnsConnection, describeError } from './apns-connection';
+import { ApnsIdSource } from './apns-id';
 import { type ApnsOutcome, classifyResponse, parseErrorBody } from './apns-response';
 import type {
   ApnsAuth,
@@ -80,6 +80,7 @@ export class ApnsClient {
   private readonly inFlight = new InFlightList();
   private sweeper: NodeJS.Timeout | undefined;
   private lastBearer: { token: string; header: string } | undefined;
+  private readonly apnsIds = new ApnsIdSource();
 
   constructor(options: ApnsClientOptions) {
     const url = new URL(options.url);
@@ -284,7 +285,7 @@ export class ApnsClient {
     this.attempt({
       deviceToken,
       request,
-      apnsId: randomUUID(),
+      apnsId: this.apnsIds.take(),
       attempt: 0,
       freeRetries: 0,
       refreshed: false,
