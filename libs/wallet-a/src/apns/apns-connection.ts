@@ -150,7 +150,7 @@ export class ApnsConnection {
       if (!adoptStreamTable(session) && !this.warnedNoStreamTable) {
         this.warnedNoStreamTable = true;
         logger.debug?.(
-          "APNs connections keep node:http2's own map of streams on this Node version: pushes leave more garbage to V8",
+          "APNs connections keep node:http2's own map and set of streams on this Node version: pushes leave more garbage to V8",
         );
       }
       this.sessions.add(session);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { adoptStreamTable, StreamTable } from './stream-table';
+import { adoptStreamTable, PendingStreams, StreamTable } from './stream-table';
 
 type Operation = { kind: 'set'; id: number; value: string } | { kind: 'delete'; id: number };
 
@@ -108,6 +108,35 @@ describe('StreamTable', () => {
   });
 });
 
+describe('PendingStreams', () => {
+  it('answers like a Set after any sequence of adds and deletes, and lets forEach delete', () => {
+    const step = fc.record({ add: fc.boolean(), stream: fc.integer({ min: 0, max: 12 }) });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 200 }), (steps) => {
+        const pending = new PendingStreams<number>();
+        const set = new Set<number>();
+        for (const { add, stream } of steps) {
+          if (add) expect(pending.add(stream)).toBe(pending);
+          else expect(pending.delete(stream)).toBe(set.delete(stream));
+          if (add) set.add(stream);
+          expect(pending.size).toBe(set.size);
+        }
+        for (let stream = 0; stream <= 12; stream++) {
+          expect(pending.has(stream)).toBe(set.has(stream));
+        }
+        const seen: number[] = [];
+        pending.forEach((stream) => {
+          seen.push(stream);
+          pending.delete(stream);
+        });
+        expect(seen.sort((a, b) => a - b)).toEqual([...set].sort((a, b) => a - b));
+        expect(pending.size).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('adoptStreamTable', () => {
   let server: http2.Http2Server;
   let url: string;
@@ -135,24 +164,31 @@ describe('adoptStreamTable', () => {
       stream.end('{}');
     });
 
-  const streamsOf = (session: http2.ClientHttp2Session): unknown => {
+  type SessionState = { streams: unknown; pendingStreams: unknown };
+  const stateOf = (session: http2.ClientHttp2Session): SessionState | undefined => {
     const state = Object.getOwnPropertySymbols(session).find((key) => key.description === 'state');
     return state === undefined
       ? undefined
-      : (session as unknown as Record<symbol, { streams: unknown }>)[state].streams;
+      : (session as unknown as Record<symbol, SessionState>)[state];
   };
+  const streamsOf = (session: http2.ClientHttp2Session): unknown => stateOf(session)?.streams;
+  const pendingOf = (session: http2.ClientHttp2Session): unknown =>
+    stateOf(session)?.pendingStreams;
 
   it('takes over the streams of a new session, which then answer as before', async () => {
     const session = http2.connect(url);
     try {
       expect(adoptStreamTable(session)).toBe(true);
       expect(streamsOf(session)).toBeInstanceOf(StreamTable);
+      expect(pendingOf(session)).toBeInstanceOf(PendingStreams);
 
-      // Three times the server's limit at once: streams wait, open and close in every order.
+      // Three times the server's limit at once, made before the session is connected (so they
+      // wait unnumbered first): streams wait, open and close in every order.
       const statuses = await Promise.all(Array.from({ length: 300 }, () => request(session, '/')));
 
       expect(statuses).toEqual(Array(300).fill(200));
       expect((streamsOf(session) as StreamTable<unknown>).size).toBe(0);
+      expect((pendingOf(session) as PendingStreams<unknown>).size).toBe(0);
     } finally {
       session.destroy();
     }
@@ -170,6 +206,19 @@ describe('adoptStreamTable', () => {
 
     expect(await Promise.all(hanging)).toEqual(Array(5).fill('no answer'));
     expect((streamsOf(session) as StreamTable<unknown>).size).toBe(0);
+  });
+
+  it('cancels the streams still unnumbered when a connecting session is destroyed', async () => {
+    const session = http2.connect(url);
+    session.on('error', () => undefined);
+    expect(adoptStreamTable(session)).toBe(true);
+    const waiting = Array.from({ length: 5 }, () => request(session, '/'));
+    expect((pendingOf(session) as PendingStreams<unknown>).size).toBe(5);
+
+    session.destroy();
+
+    expect(await Promise.all(waiting)).toEqual(Array(5).fill('ERR_HTTP2_STREAM_CANCEL'));
+    expect((pendingOf(session) as PendingStreams<unknown>).size).toBe(0);
   });
 
   it('changes nothing on what is not a new session with such a map', () => {

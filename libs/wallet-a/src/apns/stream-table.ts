@@ -153,11 +153,64 @@ function isStreamId(id: number): boolean {
 }
 
 /**
- * Gives `session` a {@link StreamTable} in place of node:http2's own `Map` of its streams, a
- * private field of the session's state (Node 20's `lib/internal/http2/core.js`). Call it right
- * after `http2.connect`, before any request. Returns false, changing nothing, when the session
- * does not have that field as an empty `Map` (another Node version): the session then works as
- * Node made it, only with more garbage for V8 to collect.
+ * The streams a session has made but not yet numbered, in place of the `Set` node:http2 keeps
+ * them in. A client stream is in it from `request()` until the session numbers it, at once on a
+ * connected session: a `Set` churned that way builds a new table every few requests, in the old
+ * generation (where the long-lived session's table is), so every push left one there as
+ * garbage. Here they sit in an array whose removed slots are cleared. Order is not kept
+ * (node:http2 only iterates to cancel or destroy them all), and iteration walks a copy, so the
+ * callback may delete, as destroying a stream does.
+ */
+export class PendingStreams<V> {
+  private readonly streams: V[] = [];
+
+  readonly [Symbol.toStringTag] = 'PendingStreams';
+
+  get size(): number {
+    return this.streams.length;
+  }
+
+  has(stream: V): boolean {
+    return this.streams.includes(stream);
+  }
+
+  add(stream: V): this {
+    if (!this.streams.includes(stream)) this.streams.push(stream);
+    return this;
+  }
+
+  delete(stream: V): boolean {
+    const at = this.streams.indexOf(stream);
+    if (at === -1) return false;
+    const last = this.streams.pop() as V;
+    if (at < this.streams.length) this.streams[at] = last;
+    return true;
+  }
+
+  clear(): void {
+    this.streams.length = 0;
+  }
+
+  forEach(callback: (stream: V, again: V, set: this) => void, thisArg?: unknown): void {
+    for (const stream of [...this.streams]) callback.call(thisArg, stream, stream, this);
+  }
+
+  values(): IterableIterator<V> {
+    return [...this.streams][Symbol.iterator]();
+  }
+
+  [Symbol.iterator](): IterableIterator<V> {
+    return this.values();
+  }
+}
+
+/**
+ * Gives `session` a {@link StreamTable} in place of node:http2's own `Map` of its streams, and
+ * {@link PendingStreams} in place of its `Set` of streams not yet numbered: private fields of
+ * the session's state (Node 20's `lib/internal/http2/core.js`). Call it right after
+ * `http2.connect`, before any request. Returns false, changing nothing, when the session does
+ * not have both fields, empty (another Node version): the session then works as Node made it,
+ * only with more garbage for V8 to collect.
  */
 export function adoptStreamTable(session: http2.ClientHttp2Session): boolean {
   const stateKey = Object.getOwnPropertySymbols(session).find(
@@ -165,19 +218,26 @@ export function adoptStreamTable(session: http2.ClientHttp2Session): boolean {
   );
   if (stateKey === undefined) return false;
   const state: unknown = (session as unknown as Record<symbol, unknown>)[stateKey];
-  if (typeof state !== 'object' || state === null || !('streams' in state)) return false;
-  if (!isEmptyMap(state.streams)) return false;
+  if (typeof state !== 'object' || state === null) return false;
+  if (!('streams' in state) || !isEmptyCollection(state.streams, ['get', 'set'])) return false;
+  if (!('pendingStreams' in state) || !isEmptyCollection(state.pendingStreams, ['add', 'has'])) {
+    return false;
+  }
   state.streams = new StreamTable<http2.ClientHttp2Stream>();
+  state.pendingStreams = new PendingStreams<http2.ClientHttp2Stream>();
   return true;
 }
 
 /**
- * Node's internals keep their streams in a `SafeMap`, a `Map` whose prototype chain is cut off
- * (so `instanceof Map` is false): what counts is that it is used as an empty map.
+ * Node's internals keep their streams in a `SafeMap` and a `SafeSet`, whose prototype chains
+ * are cut off (so `instanceof` is false): what counts is that each is used as an empty
+ * collection with these methods.
  */
-function isEmptyMap(value: unknown): boolean {
+function isEmptyCollection(value: unknown, methods: string[]): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
-  const methods = ['get', 'set', 'delete', 'forEach'];
-  return methods.every((name) => typeof candidate[name] === 'function') && candidate.size === 0;
+  return (
+    [...methods, 'delete', 'forEach'].every((name) => typeof candidate[name] === 'function') &&
+    candidate.size === 0
+  );
 }
