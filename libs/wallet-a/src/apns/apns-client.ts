@@ -189,9 +189,10 @@ export class ApnsClient {
 
   /**
    * {@link sendEach} with a callback instead of an iterator, for fan-outs: `onResult` gets each
-   * result as it arrives, with the token's position among those given, and a promise it returns is awaited before more results are taken
-   * (pushes already in flight go on). Without an async generator between the two, a push
-   * allocates a third less, which is what a fan-out of a million devices is made of.
+   * result as it arrives, with the token's position among those given, and a promise it returns
+   * is awaited before more results are taken (pushes already in flight go on). Without an async
+   * generator between the two, a push allocates a third less, which is what a fan-out of a
+   * million devices is made of.
    */
   async sendAll(
     tokens: Iterable<string> | AsyncIterable<string>,
