@@ -6,6 +6,7 @@ export * from './database/dialect';
 export * from './database/database.module';
 export * from './database/db-errors';
 export * from './database/entity-rows';
+export * from './database/group-commit';
 export * from './database/raw-query';
 export * from './database/like';
 export * from './database/mysql-deadlines';

@@ -26,19 +26,30 @@ export async function moveHolderCounters(
   wallet: 'apple' | 'google',
   change: { issued: boolean; active: 1 | -1 },
 ): Promise<void> {
-  const sign = change.active > 0 ? '+' : '-';
+  await addHolderCounters(manager, passId, wallet, {
+    issued: change.issued ? 1 : 0,
+    active: change.active,
+  });
+}
+
+/** {@link moveHolderCounters} by any amounts at once (a batch of device registrations). */
+export async function addHolderCounters(
+  manager: EntityManager,
+  passId: string,
+  wallet: 'apple' | 'google',
+  added: { issued: number; active: number },
+): Promise<void> {
+  if (added.issued === 0 && added.active === 0) return;
+  const plus = (column: string, amount: number) => () =>
+    `${column} ${amount < 0 ? '-' : '+'} ${Math.abs(Math.trunc(amount))}`;
   await manager
     .createQueryBuilder()
     .update(Pass)
     .set({
-      [`${wallet}ActiveCount`]: () => `${wallet}_active_count ${sign} 1`,
-      totalActiveCount: () => `total_active_count ${sign} 1`,
-      ...(change.issued
-        ? {
-            [`${wallet}IssuedCount`]: () => `${wallet}_issued_count + 1`,
-            totalIssuedCount: () => 'total_issued_count + 1',
-          }
-        : {}),
+      [`${wallet}ActiveCount`]: plus(`${wallet}_active_count`, added.active),
+      totalActiveCount: plus('total_active_count', added.active),
+      [`${wallet}IssuedCount`]: plus(`${wallet}_issued_count`, added.issued),
+      totalIssuedCount: plus('total_issued_count', added.issued),
     })
     .where('id = :passId', { passId })
     .execute();

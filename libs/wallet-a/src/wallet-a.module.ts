@@ -11,7 +11,6 @@ import { PassKitController } from './passkit/passkit.controller';
 import { PassKitService } from './passkit/passkit.service';
 import { PassTokenService } from './passkit/pass-token.service';
 import { Registration } from './passkit/registration.entity';
-import { RegistrationBudget } from './passkit/registration-budget';
 import { RegistrationsService } from './passkit/registrations.service';
 import { SecretSealer } from './signing/secret-sealer';
 import { SigningMaterialProvider } from './signing/signing-material';
@@ -41,7 +40,6 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     PassTokenService,
     PassPackageService,
     RegistrationsService,
-    RegistrationBudget,
     PassKitService,
     HolderService,
     PassUpdatesService,

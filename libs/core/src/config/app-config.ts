@@ -153,10 +153,16 @@ export interface WalletAConfig {
   apnsKeyPath?: string;
   apnsKeyId?: string;
   /**
-   * Device registrations through Apple's web service, per client IP an hour and per pass a
-   * minute: the shared pass's token is public, so these bound how fast fakes can be added.
+   * What bounds Apple's web service without refusing real devices (docs/decisions.md, "PassKit
+   * registrations"): active registrations one source (a client IPv4 address, an IPv6 /64) keeps
+   * of one shared pass, and one holder's copy keeps; newer ones replace the oldest.
    */
-  registrationLimits: { perIpPerHour: number; perPassPerMinute: number };
+  devicesPerSource: number;
+  devicesPerHolder: number;
+  /** Refused `ApplePass` credentials a client IP may send a minute before it gets 429. */
+  refusedPerIpPerMinute: number;
+  /** Record which version each device fetched (`appleConfirmedCount`, `/delivery`). */
+  fetchConfirmations: boolean;
 }
 
 export interface WalletBConfig {
@@ -443,10 +449,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       apnsUrl: read.url('WALLET_A_APNS_URL', 'https://api.push.apple.com', ['http:', 'https:'])!,
       apnsKeyPath: read.optional('WALLET_A_APNS_KEY'),
       apnsKeyId: read.optional('WALLET_A_APNS_KEY_ID'),
-      registrationLimits: {
-        perIpPerHour: read.int('PASSKIT_REGISTRATIONS_PER_IP_PER_HOUR', 300, 1, 1_000_000),
-        perPassPerMinute: read.int('PASSKIT_REGISTRATIONS_PER_PASS_PER_MINUTE', 600, 1, 1_000_000),
-      },
+      devicesPerSource: read.int('PASSKIT_DEVICES_PER_SOURCE', 5000, 1, 10_000_000),
+      devicesPerHolder: read.int('PASSKIT_DEVICES_PER_HOLDER', 10, 1, 1000),
+      refusedPerIpPerMinute: read.int('PASSKIT_REFUSED_PER_IP_PER_MINUTE', 60, 1, 1_000_000),
+      fetchConfirmations: read.bool('PASSKIT_FETCH_CONFIRMATIONS', true),
     },
     walletB: {
       issuerId: read.string('WALLET_B_ISSUER_ID', '3388000000000000000'),

@@ -40,11 +40,15 @@ export function passOfEvent(event: ServiceEvent): string {
 export type RecordedEvent = ServiceEvent & { workspaceId: string; time: Date };
 
 /**
- * Runs inside the transaction of the change that caused the event: what it writes commits or
+ * Runs inside the transaction of the change that caused the events: what it writes commits or
  * rolls back with that change, so an event is never lost nor invented. It must only write
- * through `manager` and never call the outside world.
+ * through `manager` and never call the outside world. Events recorded together (a batch of
+ * device registrations) come in one call, so a follower can write them in one statement.
  */
-export type ServiceEventListener = (manager: EntityManager, event: RecordedEvent) => Promise<void>;
+export type ServiceEventListener = (
+  manager: EntityManager,
+  events: readonly RecordedEvent[],
+) => Promise<void>;
 
 /**
  * The one place where changes announce themselves to whatever follows them (webhooks' outbox,
@@ -60,7 +64,12 @@ export class ServiceEvents {
   }
 
   async record(manager: EntityManager, event: RecordedEvent): Promise<void> {
-    for (const listener of this.listeners) await listener(manager, event);
+    await this.recordAll(manager, [event]);
+  }
+
+  async recordAll(manager: EntityManager, events: readonly RecordedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    for (const listener of this.listeners) await listener(manager, events);
   }
 }
 

@@ -68,7 +68,7 @@ export class PassStatsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.listen((manager, event) => this.count(manager, event));
+    this.events.listen((manager, events) => this.count(manager, events));
   }
 
   /** One entry per day of the range, zeros included, oldest first. */
@@ -93,23 +93,35 @@ export class PassStatsService implements OnModuleInit {
     });
   }
 
-  /** In the event's transaction: one atomic increment of its pass's row for its UTC day. */
-  private async count(manager: EntityManager, event: RecordedEvent): Promise<void> {
-    const added = countedAs(event);
-    if (added === null) return;
-    const row: Record<string, unknown> = {
-      pass_id: passOfEvent(event),
-      day: utcDay(event.time),
-      workspace_id: event.workspaceId,
-    };
-    for (const counter of COUNTERS) row[COLUMNS[counter]] = added[counter] ?? 0;
-    const { sql, parameters } = sqlDialect(manager.connection).insertAdding(
-      'pass_daily_stats',
-      ['pass_id', 'day'],
-      row,
-      COUNTERS.map((counter) => COLUMNS[counter]),
-    );
-    await manager.query(sql, parameters);
+  /**
+   * In the events' transaction: one atomic increment of each pass's row for each UTC day the
+   * events fall on (a batch of registrations is one statement, not one per device).
+   */
+  private async count(manager: EntityManager, events: readonly RecordedEvent[]): Promise<void> {
+    const rows = new Map<string, { key: Record<string, string>; counts: PassDayCounters }>();
+    for (const event of events) {
+      const added = countedAs(event);
+      if (added === null) continue;
+      const passId = passOfEvent(event);
+      const day = utcDay(event.time);
+      let row = rows.get(`${passId} ${day}`);
+      if (row === undefined) {
+        row = { key: { pass_id: passId, day, workspace_id: event.workspaceId }, counts: zeros() };
+        rows.set(`${passId} ${day}`, row);
+      }
+      for (const counter of COUNTERS) row.counts[counter] += added[counter] ?? 0;
+    }
+    for (const { key, counts } of rows.values()) {
+      const row: Record<string, unknown> = { ...key };
+      for (const counter of COUNTERS) row[COLUMNS[counter]] = counts[counter];
+      const { sql, parameters } = sqlDialect(manager.connection).insertAdding(
+        'pass_daily_stats',
+        ['pass_id', 'day'],
+        row,
+        COUNTERS.map((counter) => COLUMNS[counter]),
+      );
+      await manager.query(sql, parameters);
+    }
   }
 }
 

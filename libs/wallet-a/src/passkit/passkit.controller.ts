@@ -1,4 +1,4 @@
-import { BodyLimits, ID_PATTERN, LimitPerClientIp, Public } from '@app/core';
+import { BodyLimits, ID_PATTERN, LimitPerClientIp, Public, SkipRateLimit } from '@app/core';
 import {
   Body,
   Controller,
@@ -44,6 +44,8 @@ class UpdatedQuery {
   @IsOptional() @IsString() @MaxLength(64) passesUpdatedSince?: string;
 }
 
+const clientIpOf = (request: Request): string => request.ip ?? 'unknown';
+
 /** Apple's `{"logs": [...]}`: a device reports a few errors at a time, a few hundred bytes each. */
 const MAX_LOG_ENTRIES = 20;
 
@@ -55,10 +57,15 @@ class LogBody {
  * Apple's PassKit web service (`webServiceURL` = `{PUBLIC_BASE_URL}/passkit`), exactly as the
  * Wallet Passes documentation describes it. Devices authenticate with `ApplePass <token>`.
  * Not part of the public REST API, so left out of the OpenAPI document.
+ *
+ * Not under the API's per-IP limit: hundreds of phones share one address behind a venue's Wi-Fi
+ * or carrier-grade NAT, and a device refused here misses updates for good. Refused credentials
+ * are limited instead (`PassKitService`), and the log has a budget of its own.
  */
 @ApiExcludeController()
 @Controller('passkit/v1')
 @Public()
+@SkipRateLimit()
 export class PassKitController {
   constructor(private readonly passKit: PassKitService) {}
 
@@ -77,7 +84,7 @@ export class PassKitController {
       {
         libraryId: params.deviceLibraryIdentifier,
         pushToken: body.pushToken,
-        clientIp: request.ip ?? 'unknown',
+        clientIp: clientIpOf(request),
       },
     );
     response.status(outcome === 'created' ? 201 : 200).end();
@@ -87,12 +94,14 @@ export class PassKitController {
   async updated(
     @Param() params: DeviceParams,
     @Query() query: UpdatedQuery,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const result = await this.passKit.updatedSince(
       params.deviceLibraryIdentifier,
       params.passTypeIdentifier,
       query.passesUpdatedSince,
+      { clientIp: clientIpOf(request) },
     );
     if (result === null) response.status(204).end();
     else response.status(200).json(result);
@@ -103,13 +112,12 @@ export class PassKitController {
   async unregister(
     @Param() params: DevicePassParams,
     @Headers('authorization') authorization: string | undefined,
+    @Req() request: Request,
   ): Promise<void> {
-    await this.passKit.unregister(
-      params.passTypeIdentifier,
-      params.serialNumber,
-      authorization,
-      params.deviceLibraryIdentifier,
-    );
+    await this.passKit.unregister(params.passTypeIdentifier, params.serialNumber, authorization, {
+      libraryId: params.deviceLibraryIdentifier,
+      clientIp: clientIpOf(request),
+    });
   }
 
   @Get('passes/:passTypeIdentifier/:serialNumber')
@@ -123,6 +131,7 @@ export class PassKitController {
       params.passTypeIdentifier,
       params.serialNumber,
       authorization,
+      { clientIp: clientIpOf(request) },
     );
     sendPackage(request, response, pkpass, `${params.serialNumber}.pkpass`);
   }

@@ -1,14 +1,20 @@
-import { APP_CONFIG, UnauthorizedError, type AppConfig } from '@app/core';
+import { APP_CONFIG, FailureCounter, UnauthorizedError, type AppConfig } from '@app/core';
 import { Holder, Pass } from '@app/passes';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { PassTokenService } from './pass-token.service';
-import { RegistrationBudget } from './registration-budget';
+import { registrationSource } from './registration-source';
 import { RegistrationsService } from './registrations.service';
 
 const APPLE_PASS_SCHEME = /^ApplePass\s+(\S+)$/;
+const REFUSED_WINDOW_MS = 60_000;
+
+/** Who is calling the web service: the client IP its refusals are counted against. */
+export interface DeviceCaller {
+  clientIp: string;
+}
 
 /** Apple's PassKit web service, as Wallet on the device calls it. */
 @Injectable()
@@ -20,7 +26,7 @@ export class PassKitService {
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
     private readonly tokens: PassTokenService,
     private readonly registrations: RegistrationsService,
-    private readonly registrationBudget: RegistrationBudget,
+    private readonly failures: FailureCounter,
     private readonly packages: PassPackageService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -29,28 +35,49 @@ export class PassKitService {
     passTypeId: string,
     serialNumber: string,
     authorization: string | undefined,
-    device: { libraryId: string; pushToken: string; clientIp: string },
+    device: DeviceCaller & { libraryId: string; pushToken: string },
   ): Promise<'created' | 'existing'> {
-    const { pass, holder } = await this.authorised(passTypeId, serialNumber, authorization);
-    // A holder's registrations spend the pass's budget: the pass's counters move with them.
-    await this.registrationBudget.spend(device.clientIp, pass.id);
-    return this.registrations.register(pass, holder, device.libraryId, device.pushToken);
+    const { pass, holder } = await this.authorised(passTypeId, serialNumber, authorization, device);
+    return this.registrations.register({
+      pass,
+      serialNumber: holder?.serialNumber ?? pass.id,
+      holderId: holder?.id ?? null,
+      holderVersion: holder?.version ?? 0,
+      deviceLibraryId: device.libraryId,
+      pushToken: device.pushToken,
+      // A holder's copy is bounded per holder; only the shared pass's public token per source.
+      source: holder === null ? registrationSource(device.clientIp) : null,
+    });
   }
 
   async unregister(
     passTypeId: string,
     serialNumber: string,
     authorization: string | undefined,
-    deviceLibraryId: string,
+    device: DeviceCaller & { libraryId: string },
   ): Promise<void> {
-    await this.authorised(passTypeId, serialNumber, authorization);
-    await this.registrations.unregister(serialNumber, deviceLibraryId);
+    await this.authorised(passTypeId, serialNumber, authorization, device);
+    await this.registrations.unregister(serialNumber, device.libraryId);
   }
 
-  async updatedSince(deviceLibraryId: string, passTypeId: string, tag: string | undefined) {
-    if (passTypeId !== this.config.walletA.passTypeId) return null;
+  /**
+   * The device's passes changed after the tag. Apple's protocol sends no credentials here, so a
+   * device with no registration counts as a refusal: probing ids costs a caller its budget.
+   */
+  async updatedSince(
+    deviceLibraryId: string,
+    passTypeId: string,
+    tag: string | undefined,
+    caller: DeviceCaller,
+  ) {
+    await this.assertNotRefusedTooOften(caller);
     const since = tag !== undefined && /^\d{1,15}$/.test(tag) ? Number(tag) : undefined;
-    return this.registrations.updatedSince(deviceLibraryId, since);
+    const updates =
+      passTypeId === this.config.walletA.passTypeId
+        ? await this.registrations.updatedSince(deviceLibraryId, since)
+        : undefined;
+    if (updates === undefined) await this.countRefusal(caller);
+    return updates ?? null;
   }
 
   /**
@@ -61,8 +88,9 @@ export class PassKitService {
     passTypeId: string,
     serialNumber: string,
     authorization: string | undefined,
+    caller: DeviceCaller,
   ): Promise<PassPackage> {
-    const { pass, holder } = await this.authorised(passTypeId, serialNumber, authorization);
+    const { pass, holder } = await this.authorised(passTypeId, serialNumber, authorization, caller);
     return holder === null
       ? this.packages.packageFor(pass)
       : this.packages.packageForHolder(pass, holder);
@@ -77,13 +105,17 @@ export class PassKitService {
    * The pass (and holder, for a holder's serial number) the `ApplePass <token>` header is for:
    * the shared pass's serial is its id and takes its token, a holder's serial takes only that
    * holder's token. Unknown serials and wrong tokens read the same (401), so serial numbers
-   * cannot be probed.
+   * cannot be probed, and count against the caller's IP: past `PASSKIT_REFUSED_PER_IP_PER_MINUTE`
+   * it is refused (429) before anything is looked up. Devices with the right token are never
+   * limited, however many share an address (DESIGN.md §10).
    */
   private async authorised(
     passTypeId: string,
     serialNumber: string,
     authorization: string | undefined,
+    caller: DeviceCaller,
   ): Promise<{ pass: Pass; holder: Holder | null }> {
+    await this.assertNotRefusedTooOften(caller);
     const token = APPLE_PASS_SCHEME.exec(authorization ?? '')?.[1];
     if (token !== undefined && passTypeId === this.config.walletA.passTypeId) {
       const pass = await this.passes.findOneBy({ id: serialNumber });
@@ -95,6 +127,17 @@ export class PassKitService {
         }
       }
     }
+    await this.countRefusal(caller);
     throw new UnauthorizedError('Request not authorized');
   }
+
+  private assertNotRefusedTooOften(caller: DeviceCaller): Promise<void> {
+    return this.failures.assertBelow(refusedKey(caller), this.config.walletA.refusedPerIpPerMinute);
+  }
+
+  private async countRefusal(caller: DeviceCaller): Promise<void> {
+    await this.failures.record(refusedKey(caller), REFUSED_WINDOW_MS);
+  }
 }
+
+const refusedKey = (caller: DeviceCaller) => `passkit-refused:${caller.clientIp}`;

@@ -26,6 +26,21 @@ export class Registration {
   @Column({ name: 'push_token', type: 'varchar', length: 255 })
   pushToken!: string;
 
+  /**
+   * Where a shared-pass registration came from (`registrationSource`): one source keeps a
+   * bounded number. Null for a holder's copy, bounded per holder instead.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  source!: string | null;
+
+  /** The pass version of the package the device held when it registered. */
+  @Column({ name: 'held_pass_version', type: 'int', default: 0 })
+  heldPassVersion!: number;
+
+  /** The holder version of that package (0 for the shared pass). */
+  @Column({ name: 'held_holder_version', type: 'int', default: 0 })
+  heldHolderVersion!: number;
+
   @Column({ name: 'created_time', type: 'datetime', precision: 3 })
   createdTime!: Date;
 

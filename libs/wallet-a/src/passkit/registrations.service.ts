@@ -1,8 +1,33 @@
-import { isUniqueViolation, newId, ServiceEvents, sqlDialect } from '@app/core';
-import { Holder, lockPassRow, moveHolderCounters, Pass } from '@app/passes';
-import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
+import {
+  APP_CONFIG,
+  GroupCommit,
+  newId,
+  ServiceEvents,
+  sqlDialect,
+  type AppConfig,
+  type RecordedEvent,
+} from '@app/core';
+import { addHolderCounters, Holder, lockPassRow, moveHolderCounters, Pass } from '@app/passes';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import {
+  groupKey,
+  planRegistrations,
+  type DeviceGroup,
+  type PlannedWrite,
+  type RegistrationRequest,
+} from './registration-plan';
 import { Registration } from './registration.entity';
+
+/** Registrations of one pass written in one transaction at most (a launch's burst). */
+const MAX_REGISTRATIONS_PER_TURN = 500;
+
+/** A registration as the web service hands it over: the request and what it is of. */
+export interface DeviceRegistration extends RegistrationRequest {
+  pass: Pick<Pass, 'id' | 'workspaceId'>;
+  /** The holder's version of the package the device holds (0 for the shared pass). */
+  holderVersion: number;
+}
 
 /**
  * Device registrations and the WalletA counters they drive, changed together in one
@@ -12,66 +37,225 @@ import { Registration } from './registration.entity';
  * holder's copy moves the pass's counters the same way, and the holder's `appleInstalledCount`
  * with them. Registrations are keyed by (device, serial number): a device may hold the shared
  * pass and holders' copies side by side.
+ *
+ * A registration with a valid token is never refused (DESIGN.md §10). The registrations of one
+ * pass take turns on its row lock, so those that arrive together are written together
+ * ({@link GroupCommit}); a source's (or a holder's copy's) active devices are capped, newer ones
+ * replacing the oldest ({@link planRegistrations}).
  */
 @Injectable()
 export class RegistrationsService {
+  private readonly turns = new GroupCommit<DeviceRegistration, 'created' | 'existing'>(
+    (passId, registrations) => this.writeTurn(passId, registrations),
+    MAX_REGISTRATIONS_PER_TURN,
+  );
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly events: ServiceEvents,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** `created` for a new (or returning) device, `existing` when it was registered already. */
-  async register(
-    pass: Pass,
-    holder: Holder | null,
-    deviceLibraryId: string,
-    pushToken: string,
-  ): Promise<'created' | 'existing'> {
-    const serialNumber = holder?.serialNumber ?? pass.id;
+  register(registration: DeviceRegistration): Promise<'created' | 'existing'> {
+    return this.turns.submit(registration.pass.id, registration);
+  }
+
+  private writeTurn(
+    passId: string,
+    registrations: DeviceRegistration[],
+  ): Promise<('created' | 'existing')[]> {
+    const { workspaceId } = registrations[0].pass;
     return this.dataSource.transaction(async (manager) => {
       // Registration changes of one pass take turns (else MySQL deadlocks two devices at once).
-      await lockPassRow(manager, pass.id);
+      const locked = await lockPassRow(manager, passId);
+      const passVersion = locked?.version ?? 0;
       const now = new Date();
-      try {
-        await manager.insert(Registration, {
-          id: newId(),
-          workspaceId: pass.workspaceId,
-          passId: pass.id,
-          holderId: holder?.id ?? null,
-          serialNumber,
-          deviceLibraryId,
-          pushToken,
-          createdTime: now,
-          updatedTime: now,
-          removedTime: null,
-        });
-        await this.moveCounters(manager, pass, holder?.id ?? null, now, {
-          issued: true,
-          active: 1,
-        });
-        return 'created';
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-      }
-      const returning = await manager.update(
-        Registration,
-        { serialNumber, deviceLibraryId, removedTime: Not(IsNull()) },
-        { removedTime: null, pushToken, updatedTime: now },
+      const known = await manager.find(Registration, {
+        select: { id: true, serialNumber: true, deviceLibraryId: true, removedTime: true },
+        where: {
+          serialNumber: In([...new Set(registrations.map((r) => r.serialNumber))]),
+          deviceLibraryId: In([...new Set(registrations.map((r) => r.deviceLibraryId))]),
+        },
+      });
+      const active = await this.activeByGroup(manager, passId, registrations);
+      const { devicesPerSource, devicesPerHolder } = this.config.walletA;
+      const plan = planRegistrations(
+        registrations,
+        known.map((row) => ({ ...row, active: row.removedTime === null })),
+        (group) => active.get(groupKey(group)) ?? 0,
+        (group) => (group.source === undefined ? devicesPerHolder : devicesPerSource),
       );
-      if (returning.affected === 1) {
-        await this.moveCounters(manager, pass, holder?.id ?? null, now, {
-          issued: false,
-          active: 1,
-        });
-        return 'created';
+      const held = (request: DeviceRegistration) => ({
+        heldPassVersion: passVersion,
+        heldHolderVersion: request.holderVersion,
+      });
+
+      const kept = new Set(plan.refreshed.map((row) => row.id));
+      for (const { group, count } of plan.retireOldest) {
+        await this.retireOldest(manager, group, count, kept, now);
       }
-      await manager.update(
-        Registration,
-        { serialNumber, deviceLibraryId },
-        { pushToken, updatedTime: now },
+      for (const { id, request } of plan.refreshed) {
+        await manager.update(
+          Registration,
+          { id },
+          { pushToken: request.pushToken, updatedTime: now, ...held(request) },
+        );
+      }
+      for (const { id, write } of plan.returning) {
+        await manager.update(
+          Registration,
+          { id, removedTime: Not(IsNull()) },
+          {
+            removedTime: write.retired ? now : null,
+            pushToken: write.request.pushToken,
+            source: write.request.source,
+            updatedTime: now,
+            ...held(write.request),
+          },
+        );
+      }
+      if (plan.inserts.length > 0) {
+        await manager.insert(
+          Registration,
+          plan.inserts.map(({ request, retired }) => ({
+            id: newId(),
+            workspaceId,
+            passId,
+            holderId: request.holderId,
+            serialNumber: request.serialNumber,
+            deviceLibraryId: request.deviceLibraryId,
+            pushToken: request.pushToken,
+            source: request.source,
+            createdTime: now,
+            updatedTime: now,
+            removedTime: retired ? now : null,
+            ...held(request),
+          })),
+        );
+      }
+      const counted = [...plan.inserts, ...plan.returning.map((row) => row.write)].filter(
+        (write) => write.counted,
       );
-      return 'existing';
+      await this.countInstalls(manager, { id: passId, workspaceId }, counted, plan.inserts, now);
+      return plan.outcomes;
     });
+  }
+
+  /** Active registrations now, per group the turn adds to (a source's, a holder copy's). */
+  private async activeByGroup(
+    manager: EntityManager,
+    passId: string,
+    registrations: readonly RegistrationRequest[],
+  ): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    const sources = [
+      ...new Set(registrations.filter((r) => r.holderId === null).map((r) => r.source ?? '')),
+    ];
+    const holderSerials = [
+      ...new Set(registrations.filter((r) => r.holderId !== null).map((r) => r.serialNumber)),
+    ];
+    if (sources.length > 0) {
+      const rows = await manager
+        .createQueryBuilder(Registration, 'registration')
+        .select('registration.source', 'source')
+        .addSelect('COUNT(*)', 'count')
+        .where('registration.serial_number = :passId', { passId })
+        .andWhere('registration.source IN (:...sources)', { sources })
+        .andWhere('registration.removed_time IS NULL')
+        .groupBy('registration.source')
+        .getRawMany<{ source: string; count: number | string }>();
+      for (const row of rows) {
+        counts.set(groupKey({ serialNumber: passId, source: row.source }), Number(row.count));
+      }
+    }
+    if (holderSerials.length > 0) {
+      const rows = await manager
+        .createQueryBuilder(Registration, 'registration')
+        .select('registration.serial_number', 'serialNumber')
+        .addSelect('COUNT(*)', 'count')
+        .where('registration.serial_number IN (:...holderSerials)', { holderSerials })
+        .andWhere('registration.removed_time IS NULL')
+        .groupBy('registration.serial_number')
+        .getRawMany<{ serialNumber: string; count: number | string }>();
+      for (const row of rows) {
+        counts.set(groupKey({ serialNumber: row.serialNumber }), Number(row.count));
+      }
+    }
+    return counts;
+  }
+
+  /** A group's oldest active registrations, replaced by the newer devices of a turn. */
+  private async retireOldest(
+    manager: EntityManager,
+    group: DeviceGroup,
+    count: number,
+    kept: ReadonlySet<string>,
+    now: Date,
+  ): Promise<void> {
+    const query = manager
+      .createQueryBuilder(Registration, 'registration')
+      .select('registration.id', 'id')
+      .where('registration.serial_number = :serialNumber', { serialNumber: group.serialNumber })
+      .andWhere('registration.removed_time IS NULL')
+      .orderBy('registration.updated_time', 'ASC')
+      .addOrderBy('registration.id', 'ASC')
+      .limit(count + kept.size);
+    if (group.source !== undefined) {
+      query.andWhere('registration.source = :source', { source: group.source });
+    }
+    const oldest = (await query.getRawMany<{ id: string }>())
+      .map((row) => row.id)
+      .filter((id) => !kept.has(id))
+      .slice(0, count);
+    if (oldest.length === 0) return;
+    await manager.update(
+      Registration,
+      { id: In(oldest), removedTime: IsNull() },
+      { removedTime: now, updatedTime: now },
+    );
+  }
+
+  /**
+   * The counters and `pass.installed` events of the devices a turn added (not those that
+   * replaced another: they hold nothing more), in as few statements as the turn allows.
+   */
+  private async countInstalls(
+    manager: EntityManager,
+    pass: Pick<Pass, 'id' | 'workspaceId'>,
+    counted: readonly PlannedWrite<DeviceRegistration>[],
+    inserted: readonly PlannedWrite<DeviceRegistration>[],
+    time: Date,
+  ): Promise<void> {
+    if (counted.length === 0) return;
+    const firstTime = new Set(inserted);
+    await addHolderCounters(manager, pass.id, 'apple', {
+      issued: counted.filter((write) => firstTime.has(write)).length,
+      active: counted.length,
+    });
+    const perHolder = new Map<string, number>();
+    for (const { request } of counted) {
+      if (request.holderId !== null) {
+        perHolder.set(request.holderId, (perHolder.get(request.holderId) ?? 0) + 1);
+      }
+    }
+    for (const [holderId, added] of perHolder) {
+      await manager
+        .createQueryBuilder()
+        .update(Holder)
+        .set({ appleInstalledCount: () => `apple_installed_count + ${added}` })
+        .where('id = :holderId', { holderId })
+        .execute();
+    }
+    await this.events.recordAll(
+      manager,
+      counted.map(({ request }): RecordedEvent => ({
+        type: 'pass.installed',
+        workspaceId: pass.workspaceId,
+        time,
+        data: { passId: pass.id, holderId: request.holderId, platform: 'WalletA' },
+      })),
+    );
   }
 
   /** The device no longer holds the pass (or the holder's copy) of this serial number. */
@@ -86,12 +270,13 @@ export class RegistrationsService {
 
   /**
    * Passes registered on the device that changed after the tag, and the tag to send next
-   * time (milliseconds of the latest change), or null when nothing is registered or changed.
+   * time (milliseconds of the latest change); null when nothing changed, undefined when the
+   * device has no registration at all.
    */
   async updatedSince(
     deviceLibraryId: string,
     since: number | undefined,
-  ): Promise<{ serialNumbers: string[]; lastUpdated: string } | null> {
+  ): Promise<{ serialNumbers: string[]; lastUpdated: string } | null | undefined> {
     // A holder's copy changes when the pass or the holder does: the later of the two counts.
     const rows = await this.dataSource
       .createQueryBuilder()
@@ -108,7 +293,7 @@ export class RegistrationsService {
         updatedTime: Date | string;
         holderUpdatedTime: Date | string | null;
       }>();
-    if (rows.length === 0) return null;
+    if (rows.length === 0) return undefined;
     const dialect = sqlDialect(this.dataSource);
     const changes = rows.map((row) => ({
       id: row.id,

@@ -65,8 +65,8 @@ export class WebhookOutbox implements OnModuleInit, EntitySubscriberInterface {
   }
 
   onModuleInit(): void {
-    this.events.listen(async (manager, event) => {
-      await this.record(manager, event);
+    this.events.listen(async (manager, events) => {
+      for (const event of events) await this.record(manager, event);
     });
     // Nest's way to add a TypeORM subscriber that has dependencies.
     this.dataSource.subscribers.push(this);
