@@ -311,6 +311,26 @@ export interface paths {
     patch: operations['NotificationsController_update'];
     trace?: never;
   };
+  '/v1/wallet-pass/{id}/delivery': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether the pass's WalletA devices hold its current version
+     * @description Over the active WalletA registrations of the pass, shared and personal (`holderId`: one holder's): how many hold the current version (they registered at it, or fetched it after a push) and how many are behind; `upToDate + behind = registered`.
+     */
+    get: operations['DeliveryController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/wallet-pass': {
     parameters: {
       query?: never;
@@ -873,6 +893,12 @@ export interface components {
       /** @description Internal label; not shown on the pass. */
       notificationName: string;
     };
+    ConfirmationSecondsResponse: {
+      /** @example 4.2 */
+      p50: number;
+      /** @example 38 */
+      p95: number;
+    };
     WorkspaceTopLinkStatsResponse: {
       /** @description Id of the short link */
       id: string;
@@ -943,6 +969,10 @@ export interface components {
       /** @description WalletB holders of the pass when Google accepted the message (with holderIds: the targeted holders whose objects got it) */
       googleNotificationSentCount: number;
       totalNotificationSentCount: number;
+      /** @description WalletA devices that fetched the version carrying the message (or a later one) after the push: 200, or 304 because they had it; at most appleNotificationSentCount */
+      appleConfirmedCount: number;
+      /** @description Seconds from the push to the fetch (median, 95th percentile); null until one */
+      appleConfirmationSeconds: components['schemas']['ConfirmationSecondsResponse'] | null;
       /** @description Why a platform failed */
       failureReason?: string | null;
       accountId: string;
@@ -972,6 +1002,11 @@ export interface components {
        *         "appleNotificationSentCount": 120,
        *         "googleNotificationSentCount": 45,
        *         "totalNotificationSentCount": 165,
+       *         "appleConfirmedCount": 117,
+       *         "appleConfirmationSeconds": {
+       *           "p50": 4.2,
+       *           "p95": 38
+       *         },
        *         "failureReason": null,
        *         "accountId": "019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b",
        *         "workspaceId": "019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b",
@@ -1018,6 +1053,28 @@ export interface components {
       passSerialNumber?: string;
       /** @description Internal label; not shown on the pass. */
       notificationName?: string;
+    };
+    DeliveryResponse: {
+      /**
+       * @description WalletA devices registered now (the shared pass's and the holders' copies)
+       * @example 1200
+       */
+      registered: number;
+      /**
+       * @description Devices that hold the current version: they registered at it, or fetched it (200, or 304 because they had it)
+       * @example 1187
+       */
+      upToDate: number;
+      /**
+       * @description `registered - upToDate`: not yet shown to hold it
+       * @example 13
+       */
+      behind: number;
+      /**
+       * Format: date-time
+       * @description The latest push to these devices (a pass change or a notification)
+       */
+      lastPushTime: string | null;
     };
     FieldDto: {
       /** @example points */
@@ -3396,6 +3453,78 @@ export interface operations {
       };
       /** @description No longer Draft or Scheduled */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DeliveryController_get: {
+    parameters: {
+      query?: {
+        /** @description Only this holder's devices (their personal copy) */
+        holderId?: string;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliveryResponse'];
+        };
+      };
+      /** @description A malformed holderId */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown or deleted pass, a pass of another workspace, or a holder not of it */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -16,6 +16,7 @@ import {
   type DeliveryCheckpoint,
   type NotificationChannel,
 } from './channels/notification-channel';
+import { DeliveryService } from './delivery/delivery.service';
 import { toNotificationResponse } from './dto/notification.response';
 import { Notification, type NotificationStatus } from './entities/notification.entity';
 
@@ -48,6 +49,7 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     @Inject(NOTIFICATION_CHANNELS) private readonly channels: readonly NotificationChannel[],
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly events: ServiceEvents,
+    private readonly delivery: DeliveryService,
     scheduler: WorkerScheduler,
   ) {
     super('Notifications', scheduler, Notification, { status: In(ACTIVE) });
@@ -151,6 +153,8 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     extra: Partial<Notification> = {},
   ): Promise<void> {
     const publishedTime = new Date();
+    // Read before the transaction: on SQLite a read outside it would wait for it to end.
+    const confirmation = await this.delivery.confirmationOf({ ...notification, ...extra });
     // The final status and `notification.finished` commit together; a worker that lost the
     // lease writes neither (the one that took over finishes and announces it).
     await this.dataSource.transaction(async (manager) => {
@@ -166,7 +170,7 @@ export class NotificationWorker extends LeasedWorker<Notification> {
         workspaceId: finished.workspaceId,
         time: publishedTime,
         passId: finished.passId,
-        data: { ...toNotificationResponse(finished) },
+        data: { ...toNotificationResponse(finished, confirmation) },
       });
     });
   }

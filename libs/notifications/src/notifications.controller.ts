@@ -5,7 +5,6 @@ import {
   RequireWriter,
   ErrorBody,
   IdParam,
-  mapPage,
   type Principal,
 } from '@app/core';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
@@ -29,8 +28,11 @@ import {
 import {
   NotificationPage,
   NotificationResponse,
+  NotificationStatsResponse,
   toNotificationResponse,
 } from './dto/notification.response';
+import { DeliveryService } from './delivery/delivery.service';
+import type { Notification } from './entities/notification.entity';
 import { NotificationStatsService } from './notification-stats.service';
 import { NotificationsService } from './notifications.service';
 
@@ -54,6 +56,7 @@ export class NotificationsController {
   constructor(
     private readonly notifications: NotificationsService,
     private readonly stats: NotificationStatsService,
+    private readonly delivery: DeliveryService,
   ) {}
 
   @Post()
@@ -71,9 +74,7 @@ export class NotificationsController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateNotificationDto,
   ): Promise<NotificationResponse> {
-    return toNotificationResponse(
-      await this.notifications.create(workspaceId, principal.userId, body),
-    );
+    return this.respond(await this.notifications.create(workspaceId, principal.userId, body));
   }
 
   /*
@@ -109,9 +110,8 @@ export class NotificationsController {
     @CurrentWorkspace() workspaceId: string,
     @Query() query: ListNotificationsQuery,
   ): Promise<NotificationPage> {
-    return mapPage(await this.notifications.list(workspaceId, query), (notification) =>
-      toNotificationResponse(notification),
-    );
+    const page = await this.notifications.list(workspaceId, query);
+    return { ...page, items: await Promise.all(page.items.map((item) => this.respond(item))) };
   }
 
   @Get(':id')
@@ -129,7 +129,7 @@ export class NotificationsController {
       query.includeStats === true
         ? await this.stats.forNotification(notification, query)
         : undefined;
-    return toNotificationResponse(notification, stats);
+    return this.respond(notification, stats);
   }
 
   @Patch(':id')
@@ -150,9 +150,7 @@ export class NotificationsController {
     @Param() { id }: IdParam,
     @Body() body: UpdateNotificationDto,
   ): Promise<NotificationResponse> {
-    return toNotificationResponse(
-      await this.notifications.update(workspaceId, principal.userId, id, body),
-    );
+    return this.respond(await this.notifications.update(workspaceId, principal.userId, id, body));
   }
 
   @Delete(':id')
@@ -164,5 +162,13 @@ export class NotificationsController {
   @ApiConflictResponse({ description: 'No longer Draft or Scheduled', type: ErrorBody })
   async remove(@CurrentWorkspace() workspaceId: string, @Param() { id }: IdParam): Promise<void> {
     await this.notifications.remove(workspaceId, id);
+  }
+
+  private async respond(
+    notification: Notification,
+    stats?: NotificationStatsResponse,
+  ): Promise<NotificationResponse> {
+    const confirmation = await this.delivery.confirmationOf(notification);
+    return toNotificationResponse(notification, confirmation, stats);
   }
 }

@@ -9,6 +9,8 @@ import { NOTIFICATION_CHANNELS, type NotificationChannel } from './channels/noti
 import { WalletANotificationChannel } from './channels/wallet-a.channel';
 import { WalletAFanOut } from './channels/wallet-a-fan-out';
 import { WalletBNotificationChannel } from './channels/wallet-b.channel';
+import { DeliveryController } from './delivery/delivery.controller';
+import { DeliveryService } from './delivery/delivery.service';
 import { NotificationDelivery } from './entities/notification-delivery.entity';
 import { NotificationShard } from './entities/notification-shard.entity';
 import { FINAL_STATUSES, Notification } from './entities/notification.entity';
@@ -26,10 +28,11 @@ import { NotificationsService } from './notifications.service';
     WalletAModule,
     WalletBModule,
   ],
-  controllers: [NotificationsController],
+  controllers: [NotificationsController, DeliveryController],
   providers: [
     NotificationsService,
     NotificationStatsService,
+    DeliveryService,
     NotificationWorker,
     NotificationShardWorker,
     WalletAFanOut,

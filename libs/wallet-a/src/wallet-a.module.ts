@@ -4,6 +4,8 @@ import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DeviceFetch } from './delivery/device-fetch.entity';
+import { FetchConfirmations } from './delivery/fetch-confirmations';
 import { HolderController } from './holder/holder.controller';
 import { HolderService } from './holder/holder.service';
 import { PassPackageService } from './package/pass-package.service';
@@ -27,7 +29,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Registration, PushJob]),
+    TypeOrmModule.forFeature([Registration, PushJob, DeviceFetch]),
     PassesModule,
     UploadsModule,
     LocationsModule,
@@ -40,6 +42,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     PassTokenService,
     PassPackageService,
     RegistrationsService,
+    FetchConfirmations,
     PassKitService,
     HolderService,
     PassUpdatesService,
@@ -72,6 +75,12 @@ export class WalletAModule {
         where: "state IN ('done', 'superseded') AND finished_time < ?",
         parameters: [cutoff],
       }),
+    });
+    // Fetches of versions made long ago: notifications that old confirm nothing more.
+    retention.register({
+      table: 'wallet_a_fetch',
+      key: 'id',
+      expired: ({ cutoff }) => ({ where: 'version_time < ?', parameters: [cutoff] }),
     });
   }
 }

@@ -51,4 +51,17 @@ describe('sqlDialect', () => {
       parameters: ['p', '2025-03-04', 2, 0],
     });
   });
+
+  it('adds several rows of the same columns in one statement', () => {
+    const rows = [
+      { pass_id: 'p', day: '2025-03-04', clicks: 2 },
+      { pass_id: 'q', day: '2025-03-04', clicks: 5 },
+    ];
+    expect(mysql.insertAdding('stats', ['pass_id', 'day'], rows, ['clicks'])).toEqual({
+      sql:
+        'INSERT INTO stats (pass_id, day, clicks) VALUES (?, ?, ?), (?, ?, ?) ' +
+        'ON DUPLICATE KEY UPDATE clicks = clicks + VALUES(clicks)',
+      parameters: ['p', '2025-03-04', 2, 'q', '2025-03-04', 5],
+    });
+  });
 });

@@ -44,11 +44,12 @@ export interface SqlDialect {
    * count without a read first. SQLite names the conflicting key (`ON CONFLICT (...) DO
    * UPDATE`); MySQL/MariaDB find it themselves (`ON DUPLICATE KEY UPDATE`, `VALUES(x)` being
    * the value the INSERT carried). Table and column names are the caller's constants.
+   * `row` may be several rows of the same columns and different keys: one statement for all.
    */
   insertAdding(
     table: string,
     key: readonly string[],
-    row: Readonly<Record<string, unknown>>,
+    row: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[],
     added: readonly string[],
   ): { sql: string; parameters: unknown[] };
 }
@@ -62,15 +63,17 @@ function writeSqliteDate(value: Date): string {
   return value.toISOString().replace('T', ' ').slice(0, 23);
 }
 
-/** The INSERT part both dialects share, and its parameters in column order. */
+/** The INSERT part both dialects share, and its parameters in column order, row by row. */
 function insertRow(
   table: string,
-  row: Readonly<Record<string, unknown>>,
+  row: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[],
 ): { sql: string; parameters: unknown[] } {
-  const columns = Object.keys(row);
+  const rows: readonly Readonly<Record<string, unknown>>[] = Array.isArray(row) ? row : [row];
+  const columns = Object.keys(rows[0]);
+  const values = `(${columns.map(() => '?').join(', ')})`;
   return {
-    sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-    parameters: Object.values(row),
+    sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${rows.map(() => values).join(', ')}`,
+    parameters: rows.flatMap((each) => columns.map((column) => each[column])),
   };
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { NotificationConfirmation } from '../delivery/delivery.service';
 import {
   NOTIFICATION_STATUSES,
   type Notification,
@@ -43,6 +44,11 @@ export class NotificationStatsResponse {
   @ApiProperty({ type: LinkStatsPage }) linkStats!: LinkStatsPage;
 }
 
+export class ConfirmationSecondsResponse {
+  @ApiProperty({ example: 4.2 }) p50!: number;
+  @ApiProperty({ example: 38 }) p95!: number;
+}
+
 export class NotificationResponse {
   @ApiProperty() id!: string;
   @ApiProperty({ description: 'Id of the pass' }) passSerialNumber!: string;
@@ -82,6 +88,17 @@ export class NotificationResponse {
   })
   googleNotificationSentCount!: number;
   @ApiProperty() totalNotificationSentCount!: number;
+  @ApiProperty({
+    description:
+      'WalletA devices that fetched the version carrying the message (or a later one) after the push: 200, or 304 because they had it; at most appleNotificationSentCount',
+  })
+  appleConfirmedCount!: number;
+  @ApiProperty({
+    type: ConfirmationSecondsResponse,
+    nullable: true,
+    description: 'Seconds from the push to the fetch (median, 95th percentile); null until one',
+  })
+  appleConfirmationSeconds!: ConfirmationSecondsResponse | null;
   @ApiPropertyOptional({ nullable: true, type: String, description: 'Why a platform failed' })
   failureReason!: string | null;
   @ApiProperty() accountId!: string;
@@ -107,6 +124,8 @@ const EXAMPLE_NOTIFICATION: NotificationResponse = {
   appleNotificationSentCount: 120,
   googleNotificationSentCount: 45,
   totalNotificationSentCount: 165,
+  appleConfirmedCount: 117,
+  appleConfirmationSeconds: { p50: 4.2, p95: 38 },
   failureReason: null,
   accountId: '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b',
   workspaceId: '019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b',
@@ -133,6 +152,7 @@ const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
 export function toNotificationResponse(
   notification: Notification,
+  confirmation: NotificationConfirmation,
   stats?: NotificationStatsResponse,
 ): NotificationResponse {
   return {
@@ -148,6 +168,8 @@ export function toNotificationResponse(
     appleNotificationSentCount: notification.appleNotificationSentCount,
     googleNotificationSentCount: notification.googleNotificationSentCount,
     totalNotificationSentCount: notification.totalNotificationSentCount,
+    appleConfirmedCount: confirmation.appleConfirmedCount,
+    appleConfirmationSeconds: confirmation.appleConfirmationSeconds,
     failureReason: notification.failureReason,
     accountId: notification.accountId,
     workspaceId: notification.workspaceId,

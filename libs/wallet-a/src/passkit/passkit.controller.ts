@@ -127,13 +127,17 @@ export class PassKitController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const pkpass = await this.passKit.latest(
+    const { pkpass, delivered } = await this.passKit.latest(
       params.passTypeIdentifier,
       params.serialNumber,
       authorization,
       { clientIp: clientIpOf(request) },
     );
     sendPackage(request, response, pkpass, `${params.serialNumber}.pkpass`);
+    // A device's GET (not a HEAD) that ends with the version on the phone confirms it.
+    if (request.method === 'GET' && (response.statusCode === 200 || response.statusCode === 304)) {
+      delivered();
+    }
   }
 
   @Post('log')

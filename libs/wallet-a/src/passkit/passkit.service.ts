@@ -3,6 +3,7 @@ import { Holder, Pass } from '@app/passes';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { FetchConfirmations } from '../delivery/fetch-confirmations';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { PassTokenService } from './pass-token.service';
 import { registrationSource } from './registration-source';
@@ -28,6 +29,7 @@ export class PassKitService {
     private readonly registrations: RegistrationsService,
     private readonly failures: FailureCounter,
     private readonly packages: PassPackageService,
+    private readonly fetches: FetchConfirmations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -82,18 +84,20 @@ export class PassKitService {
 
   /**
    * The current package of the shared pass or of a holder's copy; a deleted pass or a voided
-   * holder comes back voided so the device marks it so.
+   * holder comes back voided so the device marks it so. `delivered` is for the caller to call
+   * once the device has it (200, or 304 because it had it already).
    */
   async latest(
     passTypeId: string,
     serialNumber: string,
     authorization: string | undefined,
     caller: DeviceCaller,
-  ): Promise<PassPackage> {
+  ): Promise<{ pkpass: PassPackage; delivered: () => void }> {
     const { pass, holder } = await this.authorised(passTypeId, serialNumber, authorization, caller);
-    return holder === null
+    const pkpass = await (holder === null
       ? this.packages.packageFor(pass)
-      : this.packages.packageForHolder(pass, holder);
+      : this.packages.packageForHolder(pass, holder));
+    return { pkpass, delivered: () => this.fetches.record(pass, holder) };
   }
 
   log(entries: string[]): void {
