@@ -104,7 +104,7 @@ describe('Delivery confirmation', () => {
     // One device fetches the new version (200), another already has it (304), a third only
     // asks for the headers (HEAD confirms nothing).
     const fetched = await fetchPass(pass.id, authToken).expect(200);
-    const lastModified = fetched.headers['last-modified'] as string;
+    const lastModified = fetched.headers['last-modified'];
     await fetchPass(pass.id, authToken, lastModified).expect(304);
     await http()
       .head(`/passkit/v1/passes/${PASS_TYPE_ID}/${pass.id}`)
@@ -146,7 +146,7 @@ describe('Delivery confirmation', () => {
     expect(await read()).toMatchObject({ appleConfirmedCount: 0, appleConfirmationSeconds: null });
 
     const fetched = await fetchPass(pass.id, authToken).expect(200);
-    await fetchPass(pass.id, authToken, fetched.headers['last-modified'] as string).expect(304);
+    await fetchPass(pass.id, authToken, fetched.headers['last-modified']).expect(304);
     await waitFor(async () => (await read()).appleConfirmedCount === 2, 'two confirmations');
     const confirmed = await read();
     expect(confirmed.appleConfirmationSeconds).not.toBeNull();
@@ -170,7 +170,7 @@ describe('Delivery confirmation', () => {
   });
 
   it("tells one holder's devices apart from the pass's", async () => {
-    const { pass, authToken } = await publishedPassWithDevices(owner, 1, {
+    const { pass } = await publishedPassWithDevices(owner, 1, {
       passMetadata: {
         description: 'Card',
         organizationName: 'Brand',
