@@ -202,8 +202,10 @@ describe('Pass images and package limits', () => {
     );
     expect(result.status).toBe(200);
     // Measured on the event loop itself, not by /health's latency, which on a loaded machine
-    // also carries the database's (1,000 ms seen once under the full parallel suite).
-    expect(longestBlockMs).toBeLessThan(1000);
+    // also carries the database's. Alone it reads 140-700 ms; under the whole parallel suite on
+    // two cores it has read 1,075 ms, so the bound is 2 s: building the package in one
+    // synchronous piece is what it is there to catch. The figure itself is bench:download's.
+    expect(longestBlockMs).toBeLessThan(2000);
 
     const opened = openPackage(result.body as Buffer, walletA.caPem());
     expect(opened.signatureVerifies).toBe(true);

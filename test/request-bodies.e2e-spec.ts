@@ -66,7 +66,9 @@ describe('Request bodies within the limits of their route', () => {
 
   /**
    * Sends the attack and polls `/health` until it is answered; every probe must be answered
-   * within a second (before the limits, these bodies held the event loop for 5 to 23 s).
+   * within 3 s. Before the limits, these bodies held the event loop for 5 to 23 s; on this
+   * two-core machine, under the whole parallel suite, a probe has taken up to 1.4 s without
+   * any attack holding it, so the bound sits between the two.
    */
   async function whileHealthy(attack: () => Promise<Answer>): Promise<Answer> {
     let inFlight = true;
@@ -85,7 +87,7 @@ describe('Request bodies within the limits of their route', () => {
     });
     await poll;
     expect(probes.length).toBeGreaterThan(0);
-    expect(Math.max(...probes)).toBeLessThan(1_000);
+    expect(Math.max(...probes)).toBeLessThan(3_000);
     return answer;
   }
 
