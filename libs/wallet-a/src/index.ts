@@ -5,6 +5,7 @@ export * from './apns/apns-connection';
 export * from './apns/apns-response';
 export * from './apns/device-token';
 export * from './apns/provider-token';
+export * from './device-logs/device-log.entity';
 export * from './package/pass-package.service';
 export * from './passkit/registration.entity';
 export * from './passkit/registrations.service';
@@ -16,6 +17,7 @@ export * from './updates/registration-fan-out';
 export * from './updates/wallet-a-pusher';
 export * from './wallet-a.module';
 
+import { DeviceLog } from './device-logs/device-log.entity';
 import { Registration } from './passkit/registration.entity';
 import { PushJob } from './updates/push-job.entity';
-export const WALLET_A_ENTITIES = [Registration, PushJob];
+export const WALLET_A_ENTITIES = [Registration, PushJob, DeviceLog];

@@ -18,6 +18,7 @@ import { TargetedNotifications1763990000000 } from './1763990000000-targeted-not
 import { NotificationShards1764010000000 } from './1764010000000-notification-shards';
 import { WebhookDeliveryEndpointDue1764030000000 } from './1764030000000-webhook-delivery-endpoint-due';
 import { HolderBinaryIds1764040000000 } from './1764040000000-holder-binary-ids';
+import { WalletADeviceLogs1764060000000 } from './1764060000000-wallet-a-device-logs';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   NotificationShards1764010000000,
   WebhookDeliveryEndpointDue1764030000000,
   HolderBinaryIds1764040000000,
+  WalletADeviceLogs1764060000000,
 ];
