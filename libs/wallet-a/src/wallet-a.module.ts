@@ -4,6 +4,7 @@ import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DeviceLogsModule } from './device-logs/device-logs.module';
 import { HolderController } from './holder/holder.controller';
 import { HolderService } from './holder/holder.service';
 import { PassPackageService } from './package/pass-package.service';
@@ -33,6 +34,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     UploadsModule,
     LocationsModule,
     RateLimitModule,
+    DeviceLogsModule,
   ],
   controllers: [PassKitController, HolderController],
   providers: [

@@ -1,6 +1,6 @@
 import { APP_CONFIG, UnauthorizedError, type AppConfig } from '@app/core';
 import { Holder, Pass } from '@app/passes';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
@@ -13,8 +13,6 @@ const APPLE_PASS_SCHEME = /^ApplePass\s+(\S+)$/;
 /** Apple's PassKit web service, as Wallet on the device calls it. */
 @Injectable()
 export class PassKitService {
-  private readonly logger = new Logger('PassKit');
-
   constructor(
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
@@ -66,11 +64,6 @@ export class PassKitService {
     return holder === null
       ? this.packages.packageFor(pass)
       : this.packages.packageForHolder(pass, holder);
-  }
-
-  log(entries: string[]): void {
-    for (const entry of entries.slice(0, 100))
-      this.logger.warn({ deviceLog: entry.slice(0, 2000) }, 'Wallet device log');
   }
 
   /**
