@@ -1,6 +1,9 @@
 import { newId } from '@app/core';
+import { once } from 'node:events';
+import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { binaryBody } from './support/pkpass';
 import { bearer, type TestApp } from './support/test-app';
 import type { OwnerSession } from './support/session';
 import { TEST_DB } from './support/test-database';
@@ -42,7 +45,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * DESIGN.md §10, device logs: what Wallet posts to the web service's `/log` is kept per pass by
  * the serial number it names, counted, bounded per pass and per source, and read back by the
- * pass's workspace only.
+ * pass's workspace only. Also HEAD on the web service's pass (answered like GET, no body).
  */
 describe(`Device logs (${TEST_DB})`, () => {
   let walletA: WalletAApp;
@@ -334,5 +337,75 @@ describe(`Device logs (${TEST_DB})`, () => {
         context,
       });
     }
+  });
+
+  describe('HEAD on the web service pass', () => {
+    const passUrl = (passId: string) => `/passkit/v1/passes/${PASS_TYPE_ID}/${passId}`;
+    let pass: { id: string };
+    let auth: Record<string, string>;
+    let get: request.Response;
+
+    beforeAll(async () => {
+      const published = await publishedPassWithDevices(owner, 0);
+      pass = published.pass;
+      auth = { Authorization: `ApplePass ${published.authToken}` };
+      get = await request(testApp.server)
+        .get(passUrl(pass.id))
+        .set(auth)
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200);
+    });
+
+    /** The bytes of an answer as they come off the socket: HTTP clients drop a HEAD's body. */
+    const rawHead = async (headers: Record<string, string>): Promise<string> => {
+      const server = testApp.server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      try {
+        const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+        const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+        socket.end(
+          `HEAD ${passUrl(pass.id)} HTTP/1.1\r\nHost: wallet.test\r\n${lines.join('')}` +
+            'Connection: close\r\n\r\n',
+        );
+        const chunks: Buffer[] = [];
+        for await (const chunk of socket) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString('latin1');
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    };
+
+    it('answers 200 with the headers GET has, and no body', async () => {
+      const head = await request(testApp.server).head(passUrl(pass.id)).set(auth).expect(200);
+      for (const name of ['last-modified', 'etag', 'content-type', 'content-length']) {
+        expect({ name, value: head.headers[name] }).toEqual({ name, value: get.headers[name] });
+      }
+      expect(head.headers['content-type']).toBe('application/vnd.apple.pkpass');
+      expect(Number(head.headers['content-length'])).toBe((get.body as Buffer).length);
+
+      const raw = await rawHead(auth);
+      expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+      expect(raw.endsWith('\r\n\r\n')).toBe(true);
+    });
+
+    it('answers 304 to If-Modified-Since of the current version', async () => {
+      const head = await request(testApp.server)
+        .head(passUrl(pass.id))
+        .set(auth)
+        .set('If-Modified-Since', String(get.headers['last-modified']))
+        .expect(304);
+      expect(head.headers['etag']).toBe(get.headers['etag']);
+    });
+
+    it('answers 401 to a wrong token, without a body', async () => {
+      await request(testApp.server)
+        .head(passUrl(pass.id))
+        .set('Authorization', 'ApplePass not-the-token')
+        .expect(401);
+      const raw = await rawHead({ Authorization: 'ApplePass not-the-token' });
+      expect(raw).toMatch(/^HTTP\/1\.1 401 /);
+      expect(raw.endsWith('\r\n\r\n')).toBe(true);
+    });
   });
 });
