@@ -364,7 +364,7 @@ describe(`Device logs (${TEST_DB})`, () => {
       try {
         const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
         const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-        socket.end(
+        socket.write(
           `HEAD ${passUrl(pass.id)} HTTP/1.1\r\nHost: wallet.test\r\n${lines.join('')}` +
             'Connection: close\r\n\r\n',
         );
