@@ -1,6 +1,6 @@
 import { newId, RetentionWorker } from '@app/core';
 import { NotificationDelivery, NotificationShard, type ShardState } from '@app/notifications';
-import { PushJob, type PushJobState } from '@app/wallet-a';
+import { DeviceLog, PushJob, type PushJobState } from '@app/wallet-a';
 import { SyncJob, WalletBCallback, type SyncJobState } from '@app/wallet-b';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -13,8 +13,9 @@ const BATCH = 3;
 
 /**
  * Retention (RETENTION_DAYS, default 30): finished push and sync jobs, deliveries of finished
- * notifications and expired WalletB callback nonces are deleted in batches; everything recent
- * or unfinished stays, and so do the notifications and their counters.
+ * notifications, expired WalletB callback nonces and device logs not seen for that long are
+ * deleted in batches; everything recent or unfinished stays, and so do the notifications and
+ * their counters.
  */
 describe(`Retention (${TEST_DB})`, () => {
   let testApp: TestApp;
@@ -184,6 +185,22 @@ describe(`Retention (${TEST_DB})`, () => {
       shard(running, 'open', ago(40), 1),
     ];
     await dataSource.getRepository(NotificationShard).insert([...oldShards, ...keptShards]);
+    // Device logs go when they were last seen long ago, however long ago they were first seen.
+    const deviceLog = (first: Date, last: Date) => ({
+      id: newId(),
+      workspaceId,
+      passId: p1.id,
+      holderId: null,
+      serialNumber: p1.id,
+      message: `Get pass task failed ${newId()}`,
+      messageHash: newId(),
+      count: 2,
+      firstTime: first,
+      lastTime: last,
+    });
+    const oldDeviceLogs = [deviceLog(ago(50), ago(40)), deviceLog(ago(31), ago(31))];
+    const keptDeviceLogs = [deviceLog(ago(50), ago(10)), deviceLog(ago(1), ago(1))];
+    await dataSource.getRepository(DeviceLog).insert([...oldDeviceLogs, ...keptDeviceLogs]);
     const notificationsBefore = await dataSource.query<Record<string, unknown>[]>(
       'SELECT id, status, apple_sent_count, total_sent_count FROM notification ORDER BY id',
     );
@@ -214,6 +231,7 @@ describe(`Retention (${TEST_DB})`, () => {
     expect(first.wallet_b_callback + second.wallet_b_callback).toBe(2);
     expect(first.notification_delivery + second.notification_delivery).toBe(oldDeliveries.length);
     expect(first.notification_shard + second.notification_shard).toBe(oldShards.length);
+    expect(first.wallet_a_device_log + second.wallet_a_device_log).toBe(oldDeviceLogs.length);
     // Every statement deleted at most one batch; 8 old push jobs took several.
     expect(statements.every((keys) => keys.length >= 1 && keys.length <= BATCH)).toBe(true);
     const pushKeys = new Set(oldPushJobs.map((job) => job.id));
@@ -224,6 +242,7 @@ describe(`Retention (${TEST_DB})`, () => {
     expect(await ids('wallet_b_callback', 'nonce')).toEqual(['legacy-recent', 'valid']);
     expect(await ids('notification_delivery')).toEqual(keptDeliveries.map((row) => row.id).sort());
     expect(await ids('notification_shard')).toEqual(keptShards.map((row) => row.id).sort());
+    expect(await ids('wallet_a_device_log')).toEqual(keptDeviceLogs.map((row) => row.id).sort());
     expect(
       await dataSource.query<Record<string, unknown>[]>(
         'SELECT id, status, apple_sent_count, total_sent_count FROM notification ORDER BY id',
@@ -240,6 +259,7 @@ describe(`Retention (${TEST_DB})`, () => {
         'wallet_b_callback',
         'notification_delivery',
         'notification_shard',
+        'wallet_a_device_log',
       ]),
     );
     expect(Object.keys(fourth)).toEqual(Object.keys(third));

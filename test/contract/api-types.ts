@@ -650,6 +650,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/wallet-pass/{id}/device-logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What WalletA devices reported about a pass, most recently seen first
+     * @description The messages Wallet on devices posted to the PassKit web service's log naming the pass's serial number or one of its holders': a repeated message is one entry with a `count`. At most `PASSKIT_DEVICE_LOGS_PER_PASS` (200) entries per pass (the least recently seen go), kept `RETENTION_DAYS` after they were last seen. Keyset pages: pass the `cursor` of a page to get the next.
+     */
+    get: operations['DeviceLogsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2054,6 +2074,43 @@ export interface components {
     };
     WebhookDeliveryPage: {
       items: components['schemas']['WebhookDeliveryResponse'][];
+      cursor: string | null;
+      hasMore: boolean;
+    };
+    DeviceLogResponse: {
+      /**
+       * @description As the device sent it, without Wallet's leading timestamp; at most 2,000 characters. Text from a device, never interpreted: show it as text.
+       * @example Get pass task (pass type pass.com.example.wallet-pass-service, serial number 5f0c2a9e4b7d41c3a8e6d2f1b0c9a7e4, if-modified-since Wed, 25 Nov 2026 09:00:00 GMT; with web service url https://wallet.brand.example/passkit) encountered error: Unexpected response code 401
+       */
+      message: string;
+      /**
+       * @description How many times devices posted it
+       * @example 3
+       */
+      count: number;
+      /**
+       * Format: date-time
+       * @description When it was first received
+       */
+      firstTime: string;
+      /**
+       * Format: date-time
+       * @description When it was last received
+       */
+      lastTime: string;
+      /**
+       * @description The serial number it names: the pass's id, or a holder's serial number.
+       * @example 5f0c2a9e4b7d41c3a8e6d2f1b0c9a7e4
+       */
+      serialNumber: string;
+      /**
+       * @description The holder whose serial number it names; null: the shared pass's.
+       * @example 019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b
+       */
+      holderId: string | null;
+    };
+    DeviceLogPage: {
+      items: components['schemas']['DeviceLogResponse'][];
       cursor: string | null;
       hasMore: boolean;
     };
@@ -5968,6 +6025,102 @@ export interface operations {
            *       "errorMessage": "Webhook not found",
            *       "context": {
            *         "id": "019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  DeviceLogsController_list: {
+    parameters: {
+      query?: {
+        /** @description The `cursor` of the previous page. */
+        cursor?: string;
+        limit?: number;
+        /** @description Only the entries naming this holder's serial number. */
+        holderId?: string;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeviceLogPage'];
+        };
+      };
+      /** @description A malformed pass id, holderId, limit or cursor */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "holderId": "must match ^[a-zA-Z0-9-_]+$"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown or deleted pass, or a pass of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Pass not found",
+           *       "context": {
+           *         "id": "x"
            *       }
            *     }
            */

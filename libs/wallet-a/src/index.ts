@@ -8,6 +8,7 @@ export * from './apns/provider-token';
 export * from './delivery/confirmation-buckets';
 export * from './delivery/device-fetch.entity';
 export * from './delivery/fetch-confirmations';
+export * from './device-logs/device-log.entity';
 export * from './package/pass-package.service';
 export * from './passkit/registration.entity';
 export * from './passkit/registrations.service';
@@ -20,6 +21,7 @@ export * from './updates/wallet-a-pusher';
 export * from './wallet-a.module';
 
 import { DeviceFetch } from './delivery/device-fetch.entity';
+import { DeviceLog } from './device-logs/device-log.entity';
 import { Registration } from './passkit/registration.entity';
 import { PushJob } from './updates/push-job.entity';
-export const WALLET_A_ENTITIES = [Registration, PushJob, DeviceFetch];
+export const WALLET_A_ENTITIES = [Registration, PushJob, DeviceFetch, DeviceLog];

@@ -6,6 +6,7 @@ import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DeviceFetch } from './delivery/device-fetch.entity';
 import { FetchConfirmations } from './delivery/fetch-confirmations';
+import { DeviceLogsModule } from './device-logs/device-logs.module';
 import { HolderController } from './holder/holder.controller';
 import { HolderService } from './holder/holder.service';
 import { PassPackageService } from './package/pass-package.service';
@@ -34,6 +35,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     UploadsModule,
     LocationsModule,
     RateLimitModule,
+    DeviceLogsModule,
   ],
   controllers: [PassKitController, HolderController],
   providers: [

@@ -149,6 +149,12 @@ export interface WalletAConfig {
   wwdrPath?: string;
   /** Where the generated development CA and pass certificate are kept when none is configured. */
   devCertDir: string;
+  /**
+   * What devices post to the web service's `/log`, kept per pass: at most `perPass` distinct
+   * messages (the least recently seen go), at most `perSourcePerHour` new ones a client IP
+   * adds to one pass an hour (more are dropped).
+   */
+  deviceLogs: { perPass: number; perSourcePerHour: number };
   apnsUrl: string;
   apnsKeyPath?: string;
   apnsKeyId?: string;
@@ -446,6 +452,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       keyPath: read.optional('WALLET_A_KEY'),
       wwdrPath: read.optional('WALLET_A_WWDR'),
       devCertDir: read.string('WALLET_A_DEV_CERT_DIR', './data/wallet-a'),
+      deviceLogs: {
+        perPass: read.int('PASSKIT_DEVICE_LOGS_PER_PASS', 200, 1, 10_000),
+        perSourcePerHour: read.int('PASSKIT_DEVICE_LOGS_PER_SOURCE_PER_HOUR', 20, 1, 1_000_000),
+      },
       apnsUrl: read.url('WALLET_A_APNS_URL', 'https://api.push.apple.com', ['http:', 'https:'])!,
       apnsKeyPath: read.optional('WALLET_A_APNS_KEY'),
       apnsKeyId: read.optional('WALLET_A_APNS_KEY_ID'),

@@ -1,7 +1,13 @@
 import { InvalidInputError } from '../errors/domain-errors';
 import { newId } from '../ids/ids';
 import type { DataSource } from 'typeorm';
-import { decodeCursor, encodeCursor, paginateSql, type SqlListQuery } from './page';
+import {
+  decodeCursor,
+  decodeTimeCursor,
+  encodeCursor,
+  paginateSql,
+  type SqlListQuery,
+} from './page';
 
 describe('cursors', () => {
   it('round-trips an id and is opaque (no raw id in it)', () => {
@@ -21,12 +27,26 @@ describe('cursors', () => {
   ])('rejects %s', (_label, cursor) => {
     expect(() => decodeCursor(cursor)).toThrow(InvalidInputError);
   });
+
+  it('round-trips an id and a time, and refuses a time cursor without a proper time', () => {
+    const id = newId();
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    expect(decodeTimeCursor(encodeCursor(id, at))).toEqual({ after: id, at });
+    expect(decodeCursor(encodeCursor(id, at))).toBe(id);
+    for (const position of [{ after: id }, { after: id, at: 'yesterday' }, { after: id, at: 5 }]) {
+      const cursor = Buffer.from(JSON.stringify(position)).toString('base64url');
+      expect(() => decodeTimeCursor(cursor)).toThrow(InvalidInputError);
+    }
+  });
 });
 
 describe('paginateSql', () => {
   const ids = Array.from({ length: 3 }, () => newId()).reverse();
 
-  function recordingDataSource(type: 'mysql' | 'better-sqlite3') {
+  function recordingDataSource(
+    type: 'mysql' | 'better-sqlite3',
+    rows: Record<string, unknown>[] = ids.map((id) => ({ t_id: id })),
+  ) {
     const calls: { sql: string; params: unknown[] }[] = [];
     // No pool behind the driver: rawQuery sends the SQL through `query`, recorded here.
     const dataSource = {
@@ -34,7 +54,7 @@ describe('paginateSql', () => {
       driver: { options: { type } },
       query: (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
-        return Promise.resolve(ids.map((id) => ({ t_id: id })));
+        return Promise.resolve(rows);
       },
     } as unknown as DataSource;
     return { dataSource, calls };
@@ -67,6 +87,35 @@ describe('paginateSql', () => {
       hasMore: true,
       cursor: encodeCursor(ids[1]),
     });
+  });
+
+  it('orders by a time, then the id, and cuts the page after both', async () => {
+    // SQLite hands back the UTC text TypeORM stored; the cursor carries it as an instant.
+    const seen = '2026-03-04 05:06:07.089';
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    const { dataSource, calls } = recordingDataSource(
+      'better-sqlite3',
+      ids.map((id) => ({ t_id: id, t_seen: seen })),
+    );
+    const timed: SqlListQuery = {
+      ...list,
+      select: 't.id AS t_id, t.seen_time AS t_seen',
+      time: { column: 't.seen_time', key: 't_seen' },
+    };
+    const page = await paginateSql(dataSource, 'w1', timed, {
+      limit: 2,
+      cursor: encodeCursor(ids[0], at),
+    });
+    expect(calls[0].sql).toBe(
+      'SELECT t.id AS t_id, t.seen_time AS t_seen FROM thing t WHERE t.workspace_id = ? AND ' +
+        '(t.seen_time < ? OR (t.seen_time = ? AND t.id < ?)) ' +
+        'ORDER BY t.seen_time DESC, t.id DESC LIMIT 3',
+    );
+    expect(calls[0].params).toEqual(['w1', seen, seen, ids[0]]);
+    expect(page.cursor).toBe(encodeCursor(ids[1], at));
+    await expect(
+      paginateSql(dataSource, 'w1', timed, { cursor: encodeCursor(ids[0]) }),
+    ).rejects.toThrow(InvalidInputError);
   });
 
   it('leaves the plan to SQLite, which reads the index range by itself', async () => {

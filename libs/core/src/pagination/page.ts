@@ -37,23 +37,48 @@ export function mapPage<T, R>(page: Page<T>, map: (item: T) => R): Page<R> {
   return { ...page, items: page.items.map(map) };
 }
 
-/** Cursors are opaque to clients: base64url of the last id they saw, never an offset. */
-export function encodeCursor(lastId: string): string {
-  return Buffer.from(JSON.stringify({ after: lastId })).toString('base64url');
+/**
+ * Cursors are opaque to clients: base64url of the last id they saw, never an offset; with the
+ * last row's time too for a list ordered by a time column first ({@link SqlListQuery.time}).
+ */
+export function encodeCursor(lastId: string, lastTime?: Date): string {
+  const position = lastTime === undefined ? { after: lastId } : { after: lastId, at: lastTime };
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): string {
-  const invalid = new InvalidInputError({ cursor: 'is not a cursor returned by this list' });
+const invalidCursor = () =>
+  new InvalidInputError({ cursor: 'is not a cursor returned by this list' });
+
+/** A cursor's JSON, or a 400 for anything this service did not hand out. */
+function readCursor(cursor: string): { after: string; at?: unknown } {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw invalid;
+    throw invalidCursor();
   }
-  const after = (decoded as { after?: unknown } | null)?.after;
-  if (typeof after !== 'string' || !ID_PATTERN.test(after) || after.length > 64) throw invalid;
-  return after;
+  const position = decoded as { after?: unknown; at?: unknown } | null;
+  const after = position?.after;
+  if (typeof after !== 'string' || !ID_PATTERN.test(after) || after.length > 64) {
+    throw invalidCursor();
+  }
+  return { after, at: position?.at };
 }
+
+export function decodeCursor(cursor: string): string {
+  return readCursor(cursor).after;
+}
+
+/** The id and time of a cursor of a list ordered by time, then id. */
+export function decodeTimeCursor(cursor: string): { after: string; at: Date } {
+  const { after, at } = readCursor(cursor);
+  const time = typeof at === 'string' && ISO_TIME.test(at) ? new Date(at) : undefined;
+  if (time === undefined || Number.isNaN(time.getTime())) throw invalidCursor();
+  return { after, at: time };
+}
+
+/** `Date.prototype.toJSON`'s form, the only one {@link encodeCursor} writes. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * Keyset paging, newest first: ids are time-ordered (UUIDv7), so `id < :after ORDER BY id DESC`
@@ -73,20 +98,22 @@ export async function paginate<E extends ObjectLiteral>(
     .orderBy(idColumn, 'DESC')
     .take(limit + 1)
     .getMany();
-  return pageOf(rows, limit, (row) => (row as { id?: unknown }).id);
+  return pageOf(rows, limit, (row) => idCursor((row as { id?: unknown }).id));
 }
 
 /** Rows fetched with `LIMIT limit + 1` as a page: the extra row only says there is more. */
-function pageOf<T>(rows: T[], limit: number, idOf: (row: T) => unknown): Page<T> {
+function pageOf<T>(rows: T[], limit: number, cursorOf: (row: T) => string | null): Page<T> {
   const hasMore = rows.length > limit;
   const items = hasMore ? rows.slice(0, limit) : rows;
-  const lastId = items.length === 0 ? undefined : idOf(items[items.length - 1]);
   return {
     items,
     hasMore,
-    cursor: hasMore && typeof lastId === 'string' ? encodeCursor(lastId) : null,
+    cursor: hasMore && items.length > 0 ? cursorOf(items[items.length - 1]) : null,
   };
 }
+
+/** The cursor after a row whose id is `id`, or none if that is not an id. */
+const idCursor = (id: unknown): string | null => (typeof id === 'string' ? encodeCursor(id) : null);
 
 /** A list query of one workspace's rows in plain SQL, for {@link paginateSql}. */
 export interface SqlListQuery {
@@ -114,12 +141,21 @@ export interface SqlListQuery {
   idColumn: string;
   /** The key that column comes back under in a raw row. */
   idKey: string;
+  /**
+   * For a list ordered by a time that moves (most recently seen first): the time column the
+   * pages are cut on before the id, and the key it comes back under. Unset: the id alone.
+   */
+  time?: { column: string; key: string };
 }
 
 /**
  * {@link paginate} for hand-written SQL: the same cursor, order and page size. The workspace
  * predicate is added here, first, from a required argument, so that no list can forget it;
  * with the id after it, `(workspace_id, id)` is the index the pages are read along.
+ *
+ * With `time`, newest first by that time, then by id: the cursor carries both, so a page
+ * starts after the last row seen even among rows of the same millisecond. A row whose time
+ * moves on while a client pages goes to the front of the list: the later pages do not show it.
  */
 export async function paginateSql<Row extends Record<string, unknown>>(
   dataSource: DataSource,
@@ -128,21 +164,34 @@ export async function paginateSql<Row extends Record<string, unknown>>(
   page: PageQuery,
 ): Promise<Page<Row>> {
   const limit = page.limit ?? MAX_PAGE_SIZE;
+  const dialect = sqlDialect(dataSource);
+  const { time, idColumn } = query;
   const where = [`${query.alias}.workspace_id = ?`, ...query.where];
   const params = [workspaceId, ...query.params];
-  if (page.cursor !== undefined) {
-    where.push(`${query.idColumn} < ?`);
+  if (page.cursor !== undefined && time === undefined) {
+    where.push(`${idColumn} < ?`);
     params.push(decodeCursor(page.cursor));
+  } else if (page.cursor !== undefined && time !== undefined) {
+    const { after, at } = decodeTimeCursor(page.cursor);
+    where.push(`(${time.column} < ? OR (${time.column} = ? AND ${idColumn} < ?))`);
+    params.push(dialect.writeDate(at), dialect.writeDate(at), after);
   }
-  const hint =
-    query.pageIndex === undefined ? '' : sqlDialect(dataSource).forceIndex(query.pageIndex);
+  const hint = query.pageIndex === undefined ? '' : dialect.forceIndex(query.pageIndex);
   const table = `${query.table} ${query.alias}${hint}`;
   const from = query.joins === undefined ? table : `${table} ${query.joins}`;
+  const order = time === undefined ? `${idColumn} DESC` : `${time.column} DESC, ${idColumn} DESC`;
   const rows = await rawQuery<Row[]>(
     dataSource,
     `SELECT ${query.select} FROM ${from} WHERE ${where.join(' AND ')} ` +
-      `ORDER BY ${query.idColumn} DESC LIMIT ${limit + 1}`,
+      `ORDER BY ${order} LIMIT ${limit + 1}`,
     params,
   );
-  return pageOf(rows, limit, (row) => row[query.idKey]);
+  return pageOf(rows, limit, (row) => {
+    const id = row[query.idKey];
+    if (time === undefined) return idCursor(id);
+    const at = row[time.key];
+    return typeof id === 'string' && (typeof at === 'string' || at instanceof Date)
+      ? encodeCursor(id, dialect.readDate(at))
+      : null;
+  });
 }

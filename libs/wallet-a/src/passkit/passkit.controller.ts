@@ -15,6 +15,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Request, Response } from 'express';
+import { DeviceLogsService } from '../device-logs/device-logs.service';
 import { sendPackage } from '../holder/send-package';
 import { PassKitService } from './passkit.service';
 
@@ -67,7 +68,10 @@ class LogBody {
 @Public()
 @SkipRateLimit()
 export class PassKitController {
-  constructor(private readonly passKit: PassKitService) {}
+  constructor(
+    private readonly passKit: PassKitService,
+    private readonly deviceLogs: DeviceLogsService,
+  ) {}
 
   @Post('devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber')
   async register(
@@ -140,11 +144,12 @@ export class PassKitController {
     }
   }
 
+  /** Always a 200 for a valid body: what is kept, and what is not, is the service's concern. */
   @Post('log')
   @HttpCode(200)
   @LimitPerClientIp('passkit-log', 10)
   @BodyLimits({ maxBytes: 8 * 1024, maxItems: MAX_LOG_ENTRIES })
-  log(@Body() body: LogBody): void {
-    this.passKit.log(body.logs);
+  async log(@Body() body: LogBody, @Req() request: Request): Promise<void> {
+    await this.deviceLogs.receive(body.logs, clientIpOf(request));
   }
 }

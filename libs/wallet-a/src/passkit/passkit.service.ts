@@ -1,6 +1,6 @@
 import { APP_CONFIG, FailureCounter, UnauthorizedError, type AppConfig } from '@app/core';
 import { Holder, Pass } from '@app/passes';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { FetchConfirmations } from '../delivery/fetch-confirmations';
@@ -20,8 +20,6 @@ export interface DeviceCaller {
 /** Apple's PassKit web service, as Wallet on the device calls it. */
 @Injectable()
 export class PassKitService {
-  private readonly logger = new Logger('PassKit');
-
   constructor(
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
@@ -98,11 +96,6 @@ export class PassKitService {
       ? this.packages.packageFor(pass)
       : this.packages.packageForHolder(pass, holder));
     return { pkpass, delivered: () => this.fetches.record(pass, holder) };
-  }
-
-  log(entries: string[]): void {
-    for (const entry of entries.slice(0, 100))
-      this.logger.warn({ deviceLog: entry.slice(0, 2000) }, 'Wallet device log');
   }
 
   /**

@@ -19,7 +19,8 @@ import { NotificationShards1764010000000 } from './1764010000000-notification-sh
 import { WebhookDeliveryEndpointDue1764030000000 } from './1764030000000-webhook-delivery-endpoint-due';
 import { HolderBinaryIds1764040000000 } from './1764040000000-holder-binary-ids';
 import { RegistrationSources1764050000000 } from './1764050000000-registration-sources';
-import { DeviceFetches1764060000000 } from './1764060000000-device-fetches';
+import { WalletADeviceLogs1764060000000 } from './1764060000000-wallet-a-device-logs';
+import { DeviceFetches1764070000000 } from './1764070000000-device-fetches';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   WebhookDeliveryEndpointDue1764030000000,
   HolderBinaryIds1764040000000,
   RegistrationSources1764050000000,
-  DeviceFetches1764060000000,
+  WalletADeviceLogs1764060000000,
+  DeviceFetches1764070000000,
 ];

@@ -7,8 +7,8 @@ import { counterColumn, idColumn, refColumn, stringColumn, timeColumn } from '..
  * `ix_fetch_pass_time` (pass_id, version_time): a notification's confirmations are the fetches
  * of its pass's versions made since it was sent.
  */
-export class DeviceFetches1764060000000 implements MigrationInterface {
-  name = 'DeviceFetches1764060000000';
+export class DeviceFetches1764070000000 implements MigrationInterface {
+  name = 'DeviceFetches1764070000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createTable(
