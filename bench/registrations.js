@@ -17,13 +17,15 @@
  *      `true`, one `false`; `GET /passkit/v1/passes/{passTypeId}/{serial}` with the
  *      pass's token, every other request with If-Modified-Since of the current version (so half
  *      are 200 with the package, half 304), BENCH_FETCH_CONNECTIONS connections for
- *      BENCH_FETCH_DURATION seconds, alternately on, off, on, off (BENCH_FETCH_ROUNDS pairs)
- *      so drift of the shared machine falls on both. Ratio = on ÷ off (target ≥ 90 %): of the
- *      mean rates, and the median of the rounds' ratios (short rounds, many of them: other
- *      work on a shared machine moves one run by ±30 %).
+ *      BENCH_FETCH_DURATION seconds, alternately, in the order on, off, off, on, on, off, …
+ *      (BENCH_FETCH_ROUNDS pairs, even by default) so that drift of the shared machine falls on
+ *      both: with on, off, on, off a load that falls (or rises) through the run favours the
+ *      second of every pair. Ratio = on ÷ off (target ≥ 90 %): of the mean rates, and the
+ *      median of the rounds' ratios (short rounds, many of them: other work on a shared machine
+ *      moves one run by ±30 %).
  *
  *   BENCH_REGISTRATIONS (20000)  BENCH_CONNECTIONS (64)  BENCH_SOURCES (200)  BENCH_WARMUP (2000)
- *   BENCH_FETCH_CONNECTIONS (32)  BENCH_FETCH_DURATION (s, 4)  BENCH_FETCH_ROUNDS (5)
+ *   BENCH_FETCH_CONNECTIONS (32)  BENCH_FETCH_DURATION (s, 4)  BENCH_FETCH_ROUNDS (6)
  *   BENCH_FETCH_WARMUP (s per process, 5)  BENCH_FETCH_TAIL_MS (1000: after each fetch run, still
  *   counted in its CPU, so that buffered confirmations written then are charged to it)
  *   BENCH_DATABASES (sqlite,mysql)
@@ -40,7 +42,7 @@ const SOURCES = Number(process.env.BENCH_SOURCES ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
 const FETCH_CONNECTIONS = Number(process.env.BENCH_FETCH_CONNECTIONS ?? 32);
 const FETCH_DURATION = Number(process.env.BENCH_FETCH_DURATION ?? 4);
-const FETCH_ROUNDS = Number(process.env.BENCH_FETCH_ROUNDS ?? 5);
+const FETCH_ROUNDS = Number(process.env.BENCH_FETCH_ROUNDS ?? 6);
 const FETCH_WARMUP = Number(process.env.BENCH_FETCH_WARMUP ?? 5);
 const FETCH_TAIL_MS = Number(process.env.BENCH_FETCH_TAIL_MS ?? 1000);
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -256,7 +258,7 @@ async function benchDatabase(dialect, rows) {
   const rates = { on: [], off: [] };
   const cpu = { on: [], off: [] };
   for (let round = 1; round <= FETCH_ROUNDS; round++) {
-    for (const mode of ['on', 'off']) {
+    for (const mode of round % 2 === 1 ? ['on', 'off'] : ['off', 'on']) {
       const { base, proc } = services[mode];
       const cpuBefore = lib.cpuMsOf(proc.child.pid);
       const run = await fetches(base, pass, lastModified, FETCH_DURATION);
