@@ -9,6 +9,11 @@ export interface BenchDatabase {
   url: string;
 }
 
+export interface BenchSqliteDatabase {
+  name: string;
+  path: string;
+}
+
 export interface StartedProcess {
   child: ChildProcess;
   /** The last 4,000 characters the process wrote to stdout and stderr. */
@@ -44,6 +49,7 @@ export const ROOT: string;
 export const SERVER_URL: string;
 export function cleanup(): Promise<void>;
 export function createDatabase(label: string): Promise<BenchDatabase>;
+export function createSqliteDatabase(label: string): BenchSqliteDatabase;
 /** Throws on a non-2xx answer; `null` for an empty body. */
 export function json(url: string, options?: JsonOptions): Promise<unknown>;
 export function machine(): Machine;
@@ -55,8 +61,9 @@ export function printMachine(): void;
 export function readJson(path: string): unknown;
 export function requireBuild(): void;
 export function run(main: () => Promise<void>, limitMs?: number): void;
+/** `database`: a MariaDB URL, or an SQLite database. */
 export function serviceEnv(
-  dbUrl: string,
+  database: string | BenchSqliteDatabase,
   port: number,
   extra?: Record<string, string>,
 ): Record<string, string | undefined>;
@@ -73,7 +80,21 @@ export function startService(
   port: number,
   extraEnv?: Record<string, string>,
   nodeArgs?: string[],
+  options?: { dialect?: 'mysql' },
 ): Promise<StartedService>;
+export function startService(
+  label: string,
+  port: number,
+  extraEnv: Record<string, string>,
+  nodeArgs: string[],
+  options: { dialect: 'sqlite' },
+): Promise<Omit<StartedService, 'db'> & { db: BenchSqliteDatabase }>;
+export function startServiceProcess(
+  database: string | BenchSqliteDatabase,
+  port: number,
+  extraEnv?: Record<string, string>,
+  nodeArgs?: string[],
+): Promise<{ base: string; proc: StartedProcess }>;
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
 export function cpuMsOf(pid: number): number;

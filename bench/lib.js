@@ -83,12 +83,27 @@ async function createDatabase(label) {
   return { name, url: url.toString() };
 }
 
-function serviceEnv(dbUrl, port, extra = {}) {
+/** A fresh SQLite database: a file in the temp folder, removed with its WAL files at clean-up. */
+function createSqliteDatabase(label) {
+  const name = `wps-bench-${label}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const path = join(os.tmpdir(), `${name}.sqlite`);
+  onCleanup(() => {
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+  });
+  return { name, path };
+}
+
+/**
+ * The service's environment on `database`: a MariaDB URL (`createDatabase(...).url`), or an
+ * SQLite database (`createSqliteDatabase(...)`).
+ */
+function serviceEnv(database, port, extra = {}) {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    DB_TYPE: 'mysql',
-    DB_URL: dbUrl,
+    ...(typeof database === 'string'
+      ? { DB_TYPE: 'mysql', DB_URL: database }
+      : { DB_TYPE: 'sqlite', DB_PATH: database.path }),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '1000000',
     WORKER_ENABLED: 'false',
@@ -136,11 +151,14 @@ async function startProcess(label, args, env, readyUrl, timeoutMs = 60_000) {
   throw new Error(`${label} did not become ready:\n${output}`);
 }
 
-/** Builds the service's own API on a new database and returns an API key of the owner. */
-async function startService(label, port, extraEnv = {}, nodeArgs = []) {
+/**
+ * Starts the built service on `database` (see serviceEnv) and waits until it answers. Processes
+ * of one bench share their storage folder and signing material, so a second process on the same
+ * database serves the same passes.
+ */
+async function startServiceProcess(database, port, extraEnv = {}, nodeArgs = []) {
   requireBuild();
-  const db = await createDatabase(label);
-  const env = serviceEnv(db.url, port, extraEnv);
+  const env = serviceEnv(database, port, extraEnv);
   onCleanup(() => {
     rmSync(env.STORAGE_DIR, { recursive: true, force: true });
     rmSync(env.WALLET_A_DEV_CERT_DIR, { recursive: true, force: true });
@@ -151,7 +169,21 @@ async function startService(label, port, extraEnv = {}, nodeArgs = []) {
     env,
     `http://127.0.0.1:${port}/health`,
   );
-  const base = `http://127.0.0.1:${port}`;
+  return { base: `http://127.0.0.1:${port}`, proc };
+}
+
+/**
+ * Builds the service's own API on a new database (MariaDB, or SQLite with
+ * `{ dialect: 'sqlite' }`) and returns an API key of the owner.
+ */
+async function startService(label, port, extraEnv = {}, nodeArgs = [], { dialect = 'mysql' } = {}) {
+  const db = dialect === 'sqlite' ? createSqliteDatabase(label) : await createDatabase(label);
+  const { base, proc } = await startServiceProcess(
+    dialect === 'sqlite' ? db : db.url,
+    port,
+    extraEnv,
+    nodeArgs,
+  );
   const login = await json(`${base}/v1/auth/login`, {
     method: 'POST',
     body: { email: OWNER_EMAIL, password: OWNER_PASSWORD },
@@ -266,6 +298,7 @@ module.exports = {
   cleanup,
   cpuMsOf,
   createDatabase,
+  createSqliteDatabase,
   json,
   machine,
   onCleanup,
@@ -279,4 +312,5 @@ module.exports = {
   sleep,
   startProcess,
   startService,
+  startServiceProcess,
 };

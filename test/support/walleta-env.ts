@@ -76,8 +76,22 @@ export async function startWalletAApp(env: Record<string, string> = {}): Promise
 
 /** Reads the pass's authenticationToken from its package, as a device would after adding it. */
 export async function passAuthToken(server: Server, slug: string): Promise<string> {
+  return packageAuthToken(server, `/p/${slug}/pass.pkpass`);
+}
+
+/**
+ * Reads the authenticationToken from the package at `path` (a pass's `/p/{slug}/pass.pkpass`,
+ * or a holder's `{downloadUrl}/pass.pkpass` path), downloaded with `headers` (e.g. the
+ * `X-Forwarded-For` of the phone that adds it).
+ */
+export async function packageAuthToken(
+  server: Server,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const response = await request(server)
-    .get(`/p/${slug}/pass.pkpass`)
+    .get(path)
+    .set(headers)
     .buffer(true)
     .parse(binaryBody)
     .expect(200);
@@ -85,6 +99,25 @@ export async function passAuthToken(server: Server, slug: string): Promise<strin
   const match = /"authenticationToken":"([^"]+)"/.exec(zip.toString('latin1'));
   if (!match) throw new Error('No authenticationToken in the package');
   return match[1];
+}
+
+/**
+ * Runs `work` on every item with at most `concurrency` calls in flight (a crowd of phones
+ * without one connection per phone at once); items start in order.
+ */
+export async function forEachLimited<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
 }
 
 /** Registers a device for a pass through Apple's web service, as Wallet does. */
