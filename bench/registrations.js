@@ -54,18 +54,6 @@ const PASS_TYPE_ID = 'pass.com.example.wallet-pass-service';
 /** What one source keeps of one shared pass by default (PASSKIT_DEVICES_PER_SOURCE). */
 const DEVICES_PER_SOURCE = 5_000;
 
-/**
- * The registration budgets of the code before issue 26 (PassKit registrations per client IP an
- * hour, per pass a minute), set out of the way so that the "before" figure measures the
- * registration path itself. They go with the new registration path; until then they are
- * harmless there too (the service ignores variables it does not read). RATE_LIMIT_PER_MINUTE is
- * already 1,000,000 in every bench (lib.serviceEnv).
- */
-const OLD_REGISTRATION_BUDGETS = {
-  PASSKIT_REGISTRATIONS_PER_IP_PER_HOUR: '1000000',
-  PASSKIT_REGISTRATIONS_PER_PASS_PER_MINUTE: '1000000',
-};
-
 const sourceAddress = (n) =>
   `198.18.${Math.floor((n % SOURCES) / 250)}.${1 + ((n % SOURCES) % 250)}`;
 const pushToken = (n) => n.toString(16).padStart(64, 'c');
@@ -201,7 +189,6 @@ async function benchDatabase(dialect, rows) {
   const env = {
     TRUST_PROXY_HOPS: '1',
     PASSKIT_FETCH_CONFIRMATIONS: 'true',
-    ...OLD_REGISTRATION_BUDGETS,
   };
   const registrar = await lib.startService(`reg_${dialect}`, PORT, env, SERVICE_NODE_ARGS, {
     dialect,
