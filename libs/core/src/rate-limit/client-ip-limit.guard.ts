@@ -13,11 +13,15 @@ interface ClientIpLimit {
 }
 
 /**
- * A route's own per-client-IP budget, on top of the per-caller limit every route has: for
- * anonymous routes that deserve far less than the API's rate (the PassKit log). `name` keys its
- * counters apart from the other routes'.
+ * A route's (or a controller's) own per-client-IP budget, on top of the per-caller limit every
+ * route has: for anonymous routes that deserve far less than the API's rate (the PassKit log),
+ * or, with `@SkipRateLimit()`, far more (holder pages a crowd behind one address opens at once).
+ * `name` keys its counters apart from the other routes'.
  */
-export const LimitPerClientIp = (name: string, perMinute: number): MethodDecorator =>
+export const LimitPerClientIp = (
+  name: string,
+  perMinute: number,
+): MethodDecorator & ClassDecorator =>
   SetMetadata(CLIENT_IP_LIMIT, { name, perMinute } satisfies ClientIpLimit);
 
 /**
@@ -36,10 +40,10 @@ export class ClientIpLimitGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const limit = this.reflector.get<ClientIpLimit | undefined>(
-      CLIENT_IP_LIMIT,
+    const limit = this.reflector.getAllAndOverride<ClientIpLimit | undefined>(CLIENT_IP_LIMIT, [
       context.getHandler(),
-    );
+      context.getClass(),
+    ]);
     if (limit === undefined) return true;
     return this.check(limit, context.switchToHttp().getRequest<Request>());
   }

@@ -1,4 +1,4 @@
-import { Public } from '@app/core';
+import { LimitPerClientIp, Public, SkipRateLimit } from '@app/core';
 import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
@@ -27,12 +27,22 @@ class HolderParams extends SlugParam {
 }
 
 /**
+ * Requests one client IP may make to the holder pages a minute. A launch brings a crowd behind
+ * one address (a venue's Wi-Fi, carrier-grade NAT): a thousand phones opening the page, its
+ * images and the package within a minute are about 5,000 requests, all cheap reads of cached
+ * versions, so these pages are not held to the API's per-IP rate (DESIGN.md §10).
+ */
+const HOLDER_PAGE_REQUESTS_PER_IP_PER_MINUTE = 10_000;
+
+/**
  * What a holder's browser opens: `downloadUrl` = `/p/{slug}` (the shared pass) or
  * `/p/{slug}/h/{holderToken}` (a personal holder's). Published passes only.
  */
 @ApiExcludeController()
 @Controller('p')
 @Public()
+@SkipRateLimit()
+@LimitPerClientIp('holder-pages', HOLDER_PAGE_REQUESTS_PER_IP_PER_MINUTE)
 export class HolderController {
   constructor(private readonly holder: HolderService) {}
 
