@@ -1,8 +1,8 @@
-import { APP_CONFIG, FailureCounter, UnauthorizedError, type AppConfig } from '@app/core';
+import { APP_CONFIG, FailureCounter, rawQuery, UnauthorizedError, type AppConfig } from '@app/core';
 import { Holder, Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { FetchConfirmations } from '../delivery/fetch-confirmations';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { PassTokenService } from './pass-token.service';
@@ -11,6 +11,20 @@ import { RegistrationsService } from './registrations.service';
 
 const APPLE_PASS_SCHEME = /^ApplePass\s+(\S+)$/;
 const REFUSED_WINDOW_MS = 60_000;
+
+/** The pass (and holder, for a holder's serial) a device's credentials are for. */
+interface DeviceCredentials {
+  pass: Pick<Pass, 'id' | 'workspaceId'>;
+  holder: Pick<Holder, 'id' | 'serialNumber' | 'version'> | null;
+}
+
+interface CredentialRow {
+  pass_id: string;
+  workspace_id: string;
+  token_hash: string | null;
+  holder_id: string | null;
+  holder_version: number | string | null;
+}
 
 /** Who is calling the web service: the client IP its refusals are counted against. */
 export interface DeviceCaller {
@@ -21,6 +35,7 @@ export interface DeviceCaller {
 @Injectable()
 export class PassKitService {
   constructor(
+    private readonly dataSource: DataSource,
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
     private readonly tokens: PassTokenService,
@@ -37,7 +52,12 @@ export class PassKitService {
     authorization: string | undefined,
     device: DeviceCaller & { libraryId: string; pushToken: string },
   ): Promise<'created' | 'existing'> {
-    const { pass, holder } = await this.authorised(passTypeId, serialNumber, authorization, device);
+    const { pass, holder } = await this.credentialsOf(
+      passTypeId,
+      serialNumber,
+      authorization,
+      device,
+    );
     return this.registrations.register({
       pass,
       serialNumber: holder?.serialNumber ?? pass.id,
@@ -56,7 +76,7 @@ export class PassKitService {
     authorization: string | undefined,
     device: DeviceCaller & { libraryId: string },
   ): Promise<void> {
-    await this.authorised(passTypeId, serialNumber, authorization, device);
+    await this.credentialsOf(passTypeId, serialNumber, authorization, device);
     await this.registrations.unregister(serialNumber, device.libraryId);
   }
 
@@ -122,6 +142,43 @@ export class PassKitService {
         if (holder !== null && this.tokens.matches(holder, token)) {
           return { pass: await this.passes.findOneByOrFail({ id: holder.passId }), holder };
         }
+      }
+    }
+    await this.countRefusal(caller);
+    throw new UnauthorizedError('Request not authorized');
+  }
+
+  /**
+   * {@link authorised} for the routes that need only who the device is (registrations, the hot
+   * path of a launch): one query of the few columns that tell, not the pass and holder entities.
+   */
+  private async credentialsOf(
+    passTypeId: string,
+    serialNumber: string,
+    authorization: string | undefined,
+    caller: DeviceCaller,
+  ): Promise<DeviceCredentials> {
+    await this.assertNotRefusedTooOften(caller);
+    const token = APPLE_PASS_SCHEME.exec(authorization ?? '')?.[1];
+    if (token !== undefined && passTypeId === this.config.walletA.passTypeId) {
+      const rows = await rawQuery<CredentialRow[]>(
+        this.dataSource,
+        'SELECT id AS pass_id, workspace_id, wallet_a_token_hash AS token_hash, ' +
+          'NULL AS holder_id, NULL AS holder_version FROM pass WHERE id = ? ' +
+          'UNION ALL SELECT pass_id, workspace_id, wallet_a_token_hash, id, version ' +
+          'FROM holder WHERE serial_number = ?',
+        [serialNumber, serialNumber],
+      );
+      // The shared pass's serial is its id; only when no pass has it is it a holder's serial.
+      const row = rows.find((each) => each.holder_id === null) ?? rows[0];
+      if (row !== undefined && this.tokens.matches({ walletATokenHash: row.token_hash }, token)) {
+        return {
+          pass: { id: row.pass_id, workspaceId: row.workspace_id },
+          holder:
+            row.holder_id === null
+              ? null
+              : { id: row.holder_id, serialNumber, version: Number(row.holder_version) },
+        };
       }
     }
     await this.countRefusal(caller);
