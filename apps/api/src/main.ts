@@ -3,6 +3,7 @@ import {
   exitOnFatalErrors,
   installLeanAsyncResourceBind,
   JsonLogger,
+  logDestination,
   loadConfig,
 } from '@app/core';
 import { NestFactory } from '@nestjs/core';
@@ -12,7 +13,7 @@ import { configureApp } from './app.setup';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = new JsonLogger(config.logLevel);
+  const logger = new JsonLogger(config.logLevel, logDestination(config.logFormat));
   exitOnFatalErrors(logger);
   installLeanAsyncResourceBind();
   if (config.jwt.secretGenerated) {

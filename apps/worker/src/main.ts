@@ -3,6 +3,7 @@ import {
   exitOnFatalErrors,
   installLeanAsyncResourceBind,
   JsonLogger,
+  logDestination,
   loadConfig,
 } from '@app/core';
 import { NestFactory } from '@nestjs/core';
@@ -11,7 +12,7 @@ import { WorkerModule } from './worker.module';
 /** A worker process without HTTP: scale these out separately from the API (see README). */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = new JsonLogger(config.logLevel);
+  const logger = new JsonLogger(config.logLevel, logDestination(config.logFormat));
   exitOnFatalErrors(logger);
   installLeanAsyncResourceBind();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger });

@@ -17,6 +17,8 @@ export interface AppConfig {
   /** Time a client has to send a whole request, body included, after its headers. */
   requestDeadlineMs: number;
   logLevel: LogLevel;
+  /** `auto`: readable lines on a terminal, JSON otherwise (a file, a pipe, a log collector). */
+  logFormat: LogFormat;
   database: DatabaseConfig;
   jwt: JwtConfig;
   bootstrapAdmin: { email?: string; password?: string };
@@ -65,6 +67,7 @@ export interface WebhooksConfig {
 export const DEFAULT_NOTIFICATION_SHARD_SIZE = 10_000;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string; migrateOnStart: boolean }
@@ -380,6 +383,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicBaseUrl: read.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:'])!,
     corsOrigins: readCorsOrigins(read),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: read.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     database,
     jwt: {
       secret: jwtSecret,

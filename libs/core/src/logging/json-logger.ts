@@ -1,9 +1,33 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { Logger as Pino } from 'pino';
-import type { LogLevel } from '../config/app-config';
+import pretty from 'pino-pretty';
+import type { LogFormat, LogLevel } from '../config/app-config';
 import { currentRequestId } from '../http/request-context';
 
 type PinoLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * Where log lines go: stdout as one JSON object a line (what log collectors read), or, for
+ * `pretty` and for `auto` when stdout is a terminal, the same lines made readable by
+ * pino-pretty (time, level, message, then the fields). Written synchronously either way, so a
+ * process that exits does not lose its last lines.
+ */
+export function logDestination(
+  format: LogFormat,
+  stdout: NodeJS.WriteStream = process.stdout,
+): pino.DestinationStream | undefined {
+  const readable = format === 'pretty' || (format === 'auto' && stdout.isTTY === true);
+  if (!readable) return undefined;
+  return pretty({
+    destination: stdout,
+    sync: true,
+    colorize: stdout.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    // Nest's context (the class that logged) leads the message, as Nest's own logger shows it.
+    messageFormat: '{if context}[{context}] {end}{msg}',
+    ignore: 'pid,hostname,context',
+  });
+}
 
 /**
  * Nest's logger interface over pino: one JSON object a line on stdout, each carrying the
