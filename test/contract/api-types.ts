@@ -1146,8 +1146,27 @@ export interface components {
       topField?: components['schemas']['FieldDto'];
       secondaryFields?: components['schemas']['FieldDto'][];
       backFields?: components['schemas']['BackFieldDto'][];
-      /** @example https://brand.example/member/123 */
+      /**
+       * @description The barcode message: any text (a URL, a member number, ...). Code128 holds ASCII only.
+       * @example https://brand.example/member/123
+       */
       qrUrl?: string;
+      /**
+       * @description WalletA `PKBarcodeFormat…` of the barcode (WalletB keeps a QR code for now).
+       * @default QR
+       * @enum {string}
+       */
+      barcodeFormat?: 'QR' | 'PDF417' | 'Aztec' | 'Code128';
+      /**
+       * @description ISO 8601 date-time with its offset: the lock screen offers the pass around then (WalletA).
+       * @example 2026-05-01T19:30:00+02:00
+       */
+      relevantDate?: string;
+      /**
+       * @description ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA).
+       * @example 2026-05-02T04:00:00+02:00
+       */
+      expirationDate?: string;
       /** @example Member 123 */
       qrText?: string;
     };

@@ -117,6 +117,19 @@ describe('pass kinds', () => {
     expect(isIsoDateTime('2026-05-01T19:30:00.123Z')).toBe(true);
   });
 
+  it('wants ISO 8601 date-times for relevantDate and expirationDate', () => {
+    expect(
+      problems({
+        relevantDate: '2026-05-01T18:00:00Z',
+        expirationDate: '2026-05-02T00:00:00+01:00',
+      }),
+    ).toBe(undefined);
+    expect(problems({ expirationDate: 'tomorrow' })).toEqual({
+      'passMetadata.expirationDate':
+        'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)',
+    });
+  });
+
   it.each([
     ['eventTicket', 'event'],
     ['coupon', 'offer'],

@@ -43,6 +43,8 @@ export interface KindMetadata {
   backFields?: { key: string }[];
   barcodeFormat?: BarcodeFormat;
   qrUrl?: string;
+  relevantDate?: string;
+  expirationDate?: string;
   event?: object;
   offer?: object;
   transit?: object;
@@ -77,6 +79,9 @@ const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0
 /** An ISO 8601 date-time with its offset, as Apple's W3C date strings must be. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+const ISO_MESSAGE =
+  'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)';
+
 export function isIsoDateTime(value: unknown): value is string {
   return typeof value === 'string' && ISO_DATE_TIME.test(value) && !isNaN(Date.parse(value));
 }
@@ -103,6 +108,11 @@ export function assertPassKind(metadata: KindMetadata): void {
   assertSlotLimits(passType, metadata);
   assertUniqueKeys(metadata);
   assertDateFields(metadata);
+  for (const key of ['relevantDate', 'expirationDate'] as const) {
+    if (metadata[key] !== undefined && !isIsoDateTime(metadata[key])) {
+      throw new InvalidInputError({ [`${PREFIX}.${key}`]: ISO_MESSAGE });
+    }
+  }
   assertKindBlocks(passType, metadata);
   if (metadata.barcodeFormat === 'Code128' && !isAscii(metadata.qrUrl ?? '')) {
     throw new InvalidInputError({
@@ -178,8 +188,7 @@ function assertDateFields(metadata: KindMetadata): void {
     const { dateStyle, timeStyle, value } = field as KindField;
     if ((dateStyle !== undefined || timeStyle !== undefined) && !isIsoDateTime(value)) {
       throw new InvalidInputError({
-        [`${path}.value`]:
-          'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00) when dateStyle or timeStyle is set',
+        [`${path}.value`]: `${ISO_MESSAGE} when dateStyle or timeStyle is set`,
       });
     }
   }

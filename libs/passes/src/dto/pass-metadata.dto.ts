@@ -1,13 +1,14 @@
 import { NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BARCODE_FORMATS, type BarcodeFormat } from '../pass-kinds';
 import {
   ArrayMaxSize,
+  IsIn,
   IsOptional,
   IsString,
   IsUrl,
   Matches,
   MaxLength,
-  ValidateIf,
 } from 'class-validator';
 
 const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
@@ -157,12 +158,45 @@ export class PassMetadataDto {
   @NestedObjects(() => BackFieldDto)
   backFields?: BackFieldDto[];
 
-  @ApiPropertyOptional({ example: 'https://brand.example/member/123' })
+  @ApiPropertyOptional({
+    example: 'https://brand.example/member/123',
+    maxLength: 2048,
+    description:
+      'The barcode message: any text (a URL, a member number, ...). Code128 holds ASCII only.',
+  })
   @IsOptional()
-  @ValidateIf((_object, value) => value !== '')
-  @IsUrl(URL_OPTIONS, { message: 'must be an http(s) URL' })
+  @IsString()
   @MaxLength(2048)
   qrUrl?: string;
+
+  @ApiPropertyOptional({
+    enum: BARCODE_FORMATS,
+    default: 'QR',
+    description: 'WalletA `PKBarcodeFormat…` of the barcode (WalletB keeps a QR code for now).',
+  })
+  @IsOptional()
+  @IsIn(BARCODE_FORMATS)
+  barcodeFormat?: BarcodeFormat;
+
+  @ApiPropertyOptional({
+    example: '2026-05-01T19:30:00+02:00',
+    description:
+      'ISO 8601 date-time with its offset: the lock screen offers the pass around then (WalletA).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  relevantDate?: string;
+
+  @ApiPropertyOptional({
+    example: '2026-05-02T04:00:00+02:00',
+    description:
+      'ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  expirationDate?: string;
 
   @ApiPropertyOptional({ example: 'Member 123' })
   @IsOptional()

@@ -85,9 +85,18 @@ function backField(source: BackFieldDto): PassJsonField {
 /** What a holder's copy changes on the face of the pass ({@link PassJsonHolder}). */
 export type PassFaceHolder = Pick<PassJsonHolder, 'fieldValues' | 'barcodeValue' | 'barcodeText'>;
 
+/** The API's `barcodeFormat` as pass.json names it (QR when absent). */
+const PK_BARCODE_FORMATS = {
+  QR: 'PKBarcodeFormatQR',
+  PDF417: 'PKBarcodeFormatPDF417',
+  Aztec: 'PKBarcodeFormatAztec',
+  Code128: 'PKBarcodeFormatCode128',
+} as const;
+export type PKBarcodeFormat = (typeof PK_BARCODE_FORMATS)[keyof typeof PK_BARCODE_FORMATS];
+
 /** The pass's one barcode, as pass.json's `barcodes` entry has it. */
 export interface PassBarcode {
-  format: 'PKBarcodeFormatQR';
+  format: PKBarcodeFormat;
   message: string;
   messageEncoding: BarcodeEncoding;
   altText?: string;
@@ -147,7 +156,7 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
     auxiliaryFields: [],
     barcode: qrUrl
       ? {
-          format: 'PKBarcodeFormatQR',
+          format: PK_BARCODE_FORMATS[metadata.barcodeFormat ?? 'QR'],
           message: qrUrl,
           messageEncoding: barcodeEncoding(qrUrl),
           ...(qrText ? { altText: qrText } : {}),
@@ -183,6 +192,8 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
     webServiceURL: context.webServiceURL,
     authenticationToken: context.authenticationToken,
     ...(face.barcode ? { barcodes: [face.barcode] } : {}),
+    ...(metadata.relevantDate ? { relevantDate: metadata.relevantDate } : {}),
+    ...(metadata.expirationDate ? { expirationDate: metadata.expirationDate } : {}),
     ...(context.locations.length > 0
       ? {
           locations: context.locations.slice(0, 10).map((location) => ({
