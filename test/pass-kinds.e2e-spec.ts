@@ -9,7 +9,7 @@ const METADATA = {
   topField: { key: 'offer', label: 'Offer', value: '10 % off' },
 };
 
-describe('Kinds of pass: barcode formats and dates', () => {
+describe('Kinds of pass: face fields, barcode formats and dates', () => {
   let app: WalletAApp;
   let images: { fileName: string; uploadKey: string }[];
   const http = () => request(app.testApp.server);
@@ -117,6 +117,118 @@ describe('Kinds of pass: barcode formats and dates', () => {
       .expect(400);
     expect(response.body.context).toEqual({
       'passMetadata.qrUrl': 'must be ASCII text for a Code128 barcode',
+    });
+  });
+  it("puts every face field in its slot, with date styles and holders' values", async () => {
+    const pass = (
+      await create('Face slots', {
+        ...METADATA,
+        headerFields: [{ key: 'level', label: 'Level', value: 'Gold' }],
+        primaryFields: [{ key: 'name', label: 'Member', value: 'Member' }],
+        secondaryFields: [
+          {
+            key: 'since',
+            label: 'Since',
+            value: '2026-05-01T19:30:00+02:00',
+            dateStyle: 'medium',
+            timeStyle: 'none',
+          },
+        ],
+        auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
+      }).expect(201)
+    ).body as { id: string; slug: string };
+    const json = await passJson(pass.slug);
+    expect(json.storeCard).toEqual({
+      headerFields: [
+        { key: 'offer', label: 'Offer', value: '10 % off' },
+        { key: 'level', label: 'Level', value: 'Gold' },
+      ],
+      primaryFields: [{ key: 'name', label: 'Member', value: 'Member' }],
+      secondaryFields: [
+        {
+          key: 'since',
+          label: 'Since',
+          value: '2026-05-01T19:30:00+02:00',
+          dateStyle: 'PKDateStyleMedium',
+          timeStyle: 'PKDateStyleNone',
+        },
+      ],
+      auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
+      backFields: [],
+    });
+
+    const holders = `/v1/wallet-pass/${pass.id}/holders`;
+    const holder = (
+      await http()
+        .post(holders)
+        .set(app.owner.auth)
+        .send({ externalId: 'maya', fieldValues: { seat: '12A', name: 'Maya', level: 'Silver' } })
+        .expect(201)
+    ).body as { downloadUrl: string };
+    const response = await http()
+      .get(`${new URL(holder.downloadUrl).pathname}/pass.pkpass`)
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    const card = openPackage(response.body as Buffer, app.caPem()).passJson.storeCard as Record<
+      string,
+      { key: string; value: string }[]
+    >;
+    expect(card.headerFields.map((field) => field.value)).toEqual(['10 % off', 'Silver']);
+    expect(card.primaryFields[0].value).toBe('Maya');
+    expect(card.auxiliaryFields[0].value).toBe('12A');
+    const page = (await http().get(new URL(holder.downloadUrl).pathname).expect(200)).text;
+    expect(page).toContain('12A');
+
+    const unknown = await http()
+      .post(holders)
+      .set(app.owner.auth)
+      .send({ externalId: 'ann', fieldValues: { gate: '4' } })
+      .expect(400);
+    expect(unknown.body.context).toEqual({
+      'fieldValues.gate':
+        "is not a field of the pass; its face fields' keys are offer, level, name, since, seat",
+    });
+  });
+
+  it("names the slot and the limit past a store card's limits", async () => {
+    const four = [1, 2, 3].map((n) => ({ key: `s${n}`, value: 'x' }));
+    const rows = await create('Rows', {
+      ...METADATA,
+      secondaryFields: four,
+      auxiliaryFields: [
+        { key: 'a1', value: 'x' },
+        { key: 'a2', value: 'x' },
+      ],
+    }).expect(400);
+    expect(rows.body.context).toEqual({
+      'passMetadata.auxiliaryFields':
+        'a storeCard has at most 4 secondaryFields and auxiliaryFields together (5 given)',
+    });
+    const primary = await create('Primary', {
+      ...METADATA,
+      primaryFields: [
+        { key: 'p1', value: 'x' },
+        { key: 'p2', value: 'x' },
+      ],
+    }).expect(400);
+    expect(primary.body.context).toEqual({
+      'passMetadata.primaryFields': 'must contain no more than 1 elements',
+    });
+    const keys = await create('Keys', {
+      ...METADATA,
+      auxiliaryFields: [{ key: 'offer', value: 'x' }],
+    }).expect(400);
+    expect(keys.body.context).toEqual({
+      'passMetadata.auxiliaryFields[0].key': 'is used by another field of the pass',
+    });
+    const dated = await create('Dated', {
+      ...METADATA,
+      primaryFields: [{ key: 'when', value: 'Friday', dateStyle: 'short' }],
+    }).expect(400);
+    expect(dated.body.context).toEqual({
+      'passMetadata.primaryFields[0].value':
+        'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00) when dateStyle or timeStyle is set',
     });
   });
 });

@@ -22,6 +22,10 @@ export const KIND_BLOCKS = {
 } as const;
 type KindBlock = (typeof KIND_BLOCKS)[keyof typeof KIND_BLOCKS];
 
+/** A field's `dateStyle`/`timeStyle` (WalletA `PKDateStyleNone`, `PKDateStyleShort`, ...). */
+export const DATE_STYLES = ['none', 'short', 'medium', 'long', 'full'] as const;
+export type DateStyle = (typeof DATE_STYLES)[number];
+
 export const BARCODE_FORMATS = ['QR', 'PDF417', 'Aztec', 'Code128'] as const;
 export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
 

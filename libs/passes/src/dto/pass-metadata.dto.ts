@@ -1,6 +1,6 @@
 import { NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BARCODE_FORMATS, type BarcodeFormat } from '../pass-kinds';
+import { BARCODE_FORMATS, type BarcodeFormat, DATE_STYLES, type DateStyle } from '../pass-kinds';
 import {
   ArrayMaxSize,
   IsIn,
@@ -86,6 +86,24 @@ export class FieldDto {
   @IsString()
   @MaxLength(255)
   changeMessage?: string | null;
+
+  @ApiPropertyOptional({
+    enum: DATE_STYLES,
+    description:
+      'Shows the value, then an ISO 8601 date-time with its offset, as a date in the ' +
+      "holder's locale and time zone (WalletA `PKDateStyle…`).",
+  })
+  @IsOptional()
+  @IsIn(DATE_STYLES)
+  dateStyle?: DateStyle;
+
+  @ApiPropertyOptional({
+    enum: DATE_STYLES,
+    description: 'As `dateStyle`, for the time of the value (WalletA `PKDateStyle…`).',
+  })
+  @IsOptional()
+  @IsIn(DATE_STYLES)
+  timeStyle?: DateStyle;
 }
 
 export class BackFieldDto {
@@ -146,11 +164,41 @@ export class PassMetadataDto {
   @NestedObject(() => FieldDto)
   topField?: FieldDto;
 
-  @ApiPropertyOptional({ type: [FieldDto], maxItems: 4 })
+  @ApiPropertyOptional({
+    type: [FieldDto],
+    maxItems: 2,
+    description: 'Header fields after `topField` (three header fields in all).',
+  })
+  @IsOptional()
+  @ArrayMaxSize(2)
+  @NestedObjects(() => FieldDto)
+  headerFields?: FieldDto[];
+
+  @ApiPropertyOptional({ type: [FieldDto], maxItems: 1, description: 'At most one field.' })
+  @IsOptional()
+  @ArrayMaxSize(1)
+  @NestedObjects(() => FieldDto)
+  primaryFields?: FieldDto[];
+
+  @ApiPropertyOptional({
+    type: [FieldDto],
+    maxItems: 4,
+    description: 'With `auxiliaryFields`, at most four fields.',
+  })
   @IsOptional()
   @ArrayMaxSize(4)
   @NestedObjects(() => FieldDto)
   secondaryFields?: FieldDto[];
+
+  @ApiPropertyOptional({
+    type: [FieldDto],
+    maxItems: 4,
+    description: 'With `secondaryFields`, at most four fields.',
+  })
+  @IsOptional()
+  @ArrayMaxSize(4)
+  @NestedObjects(() => FieldDto)
+  auxiliaryFields?: FieldDto[];
 
   @ApiPropertyOptional({ type: [BackFieldDto], maxItems: 20 })
   @IsOptional()

@@ -22,7 +22,7 @@ export interface PassJsonContext {
 /** What a holder's package has of its own. */
 export interface PassJsonHolder {
   serialNumber: string;
-  /** By field key: replaces the `value` of the pass's topField/secondaryFields field. */
+  /** By field key: replaces the `value` of the pass's face field (any slot) of that key. */
   fieldValues: Record<string, string>;
   /** Null: the pass's `qrUrl` / `qrText`. */
   barcodeValue: string | null;
@@ -60,8 +60,19 @@ function field(source: FieldDto, values: Record<string, string> = {}): PassJsonF
       ? values[source.key]
       : source.value,
     ...(source.changeMessage ? { changeMessage: source.changeMessage } : {}),
+    ...(source.dateStyle ? { dateStyle: PK_DATE_STYLES[source.dateStyle] } : {}),
+    ...(source.timeStyle ? { timeStyle: PK_DATE_STYLES[source.timeStyle] } : {}),
   };
 }
+
+/** A field's `dateStyle`/`timeStyle` as pass.json names it. */
+const PK_DATE_STYLES = {
+  none: 'PKDateStyleNone',
+  short: 'PKDateStyleShort',
+  medium: 'PKDateStyleMedium',
+  long: 'PKDateStyleLong',
+  full: 'PKDateStyleFull',
+} as const;
 
 /** Back-field links point at their short links, so taps are counted; the text links them. */
 function backField(source: BackFieldDto): PassJsonField {
@@ -150,10 +161,14 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
     // Wallet's labels take the text colour too: the API has one colour for both.
     foregroundColor: metadata.displayTextColor ?? null,
     labelColor: metadata.displayTextColor ?? null,
-    headerFields: metadata.topField ? [field(metadata.topField, values)] : [],
-    primaryFields: [],
+    // topField is the first header field.
+    headerFields: [
+      ...(metadata.topField ? [metadata.topField] : []),
+      ...(metadata.headerFields ?? []),
+    ].map((source) => field(source, values)),
+    primaryFields: (metadata.primaryFields ?? []).map((source) => field(source, values)),
     secondaryFields: (metadata.secondaryFields ?? []).map((source) => field(source, values)),
-    auxiliaryFields: [],
+    auxiliaryFields: (metadata.auxiliaryFields ?? []).map((source) => field(source, values)),
     barcode: qrUrl
       ? {
           format: PK_BARCODE_FORMATS[metadata.barcodeFormat ?? 'QR'],
