@@ -149,7 +149,8 @@ describe('Passes', () => {
           topField: { label: 'no key', value: '1' },
           secondaryFields: [{ key: 'a', value: 1 }],
           backFields: [{ key: 'b', value: [{ link: 'not a url' }] }],
-          qrUrl: 'ftp://x',
+          qrUrl: 'x'.repeat(2049),
+          barcodeFormat: 'EAN13',
         },
       }).expect(400);
       expect(response.body.errorMessage).toBeUndefined();
@@ -161,7 +162,9 @@ describe('Passes', () => {
         'passMetadata.topField.key': 'must not be null',
         'passMetadata.secondaryFields[0].value': 'must be a string',
         'passMetadata.backFields[0].value[0].link': 'must be an http(s) URL',
-        'passMetadata.qrUrl': 'must be an http(s) URL',
+        'passMetadata.qrUrl': 'must be shorter than or equal to 2048 characters',
+        'passMetadata.barcodeFormat':
+          'must be one of the following values: QR, PDF417, Aztec, Code128',
       });
     });
 

@@ -1108,6 +1108,16 @@ export interface components {
        * @example You now have %@ points
        */
       changeMessage?: string | null;
+      /**
+       * @description Shows the value, then an ISO 8601 date-time with its offset, as a date in the holder's locale and time zone (WalletA `PKDateStyle…`).
+       * @enum {string}
+       */
+      dateStyle?: 'none' | 'short' | 'medium' | 'long' | 'full';
+      /**
+       * @description As `dateStyle`, for the time of the value (WalletA `PKDateStyle…`).
+       * @enum {string}
+       */
+      timeStyle?: 'none' | 'short' | 'medium' | 'long' | 'full';
     };
     LinkValueDto: {
       /** @example Opening hours */
@@ -1144,10 +1154,36 @@ export interface components {
       /** @example #FFFFFF */
       displayTextColor?: string;
       topField?: components['schemas']['FieldDto'];
+      /** @description Header fields after `topField` (three header fields in all). */
+      headerFields?: components['schemas']['FieldDto'][];
+      /** @description At most one field. */
+      primaryFields?: components['schemas']['FieldDto'][];
+      /** @description With `auxiliaryFields`, at most four fields. */
       secondaryFields?: components['schemas']['FieldDto'][];
+      /** @description With `secondaryFields`, at most four fields. */
+      auxiliaryFields?: components['schemas']['FieldDto'][];
       backFields?: components['schemas']['BackFieldDto'][];
-      /** @example https://brand.example/member/123 */
+      /**
+       * @description The barcode message: any text (a URL, a member number, ...). Code128 holds ASCII only.
+       * @example https://brand.example/member/123
+       */
       qrUrl?: string;
+      /**
+       * @description WalletA `PKBarcodeFormat…` of the barcode (WalletB keeps a QR code for now).
+       * @default QR
+       * @enum {string}
+       */
+      barcodeFormat?: 'QR' | 'PDF417' | 'Aztec' | 'Code128';
+      /**
+       * @description ISO 8601 date-time with its offset: the lock screen offers the pass around then (WalletA).
+       * @example 2026-05-01T19:30:00+02:00
+       */
+      relevantDate?: string;
+      /**
+       * @description ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA).
+       * @example 2026-05-02T04:00:00+02:00
+       */
+      expirationDate?: string;
       /** @example Member 123 */
       qrText?: string;
     };
@@ -1257,7 +1293,7 @@ export interface components {
        */
       externalId?: string;
       /**
-       * @description Values of the pass's `topField` and `secondaryFields`, by field key (a key of any other field is a 400 naming `fieldValues.<key>`). A field without a value shows the pass’s. PATCH merges by key: a key set to null goes back to the pass’s value.
+       * @description Values of the pass's face fields (`topField`, header, primary, secondary and auxiliary fields), by field key (a key of any other field is a 400 naming `fieldValues.<key>`). A field without a value shows the pass’s. PATCH merges by key: a key set to null goes back to the pass’s value.
        * @example {
        *       "points": "1200",
        *       "name": "Maya Rivera"
@@ -4098,7 +4134,7 @@ export interface operations {
            *       "errorCode": "INVALID_INPUT",
            *       "context": {
            *         "externalId": "must match ^[A-Za-z0-9._@+-]+$",
-           *         "fieldValues.tier": "is not a field of the pass; its topField and secondaryFields keys are points, name"
+           *         "fieldValues.tier": "is not a field of the pass; its face fields' keys are points, name"
            *       }
            *     }
            */
@@ -4544,7 +4580,7 @@ export interface operations {
            *       "errorCode": "INVALID_INPUT",
            *       "context": {
            *         "externalId": "must match ^[A-Za-z0-9._@+-]+$",
-           *         "fieldValues.tier": "is not a field of the pass; its topField and secondaryFields keys are points, name"
+           *         "fieldValues.tier": "is not a field of the pass; its face fields' keys are points, name"
            *       }
            *     }
            */

@@ -1,6 +1,4 @@
-import { InvalidInputError } from '@app/core';
 import { randomBytes } from 'node:crypto';
-import type { PassMetadataDto } from './dto/pass-metadata.dto';
 import type { Pass, PassMessage } from './entities/pass.entity';
 import type { Holder } from './holders/holder.entity';
 
@@ -16,24 +14,6 @@ export function randomSlug(length = 10): string {
       slug += SLUG_ALPHABET[bytes[i] % SLUG_ALPHABET.length];
   }
   return slug.length === length ? slug : randomSlug(length);
-}
-
-/** Wallet apps address fields by key: a key may appear once in the whole pass. */
-export function assertUniqueFieldKeys(metadata: PassMetadataDto): void {
-  const seen = new Set<string>();
-  const fields: [string, string][] = [];
-  if (metadata.topField) fields.push(['passMetadata.topField.key', metadata.topField.key]);
-  metadata.secondaryFields?.forEach((field, i) =>
-    fields.push([`passMetadata.secondaryFields[${i}].key`, field.key]),
-  );
-  metadata.backFields?.forEach((field, i) =>
-    fields.push([`passMetadata.backFields[${i}].key`, field.key]),
-  );
-  for (const [path, key] of fields) {
-    if (seen.has(key))
-      throw new InvalidInputError({ [path]: 'is used by another field of the pass' });
-    seen.add(key);
-  }
 }
 
 /**

@@ -30,7 +30,8 @@ import type { PassView } from './dto/pass.response';
 import { Pass, type PassStatus } from './entities/pass.entity';
 import { GoogleSaveLinks } from './google-save-links';
 import { HolderChanges, type HolderChangeSet } from './holder-changes';
-import { assertUniqueFieldKeys, randomSlug } from './pass-content';
+import { randomSlug } from './pass-content';
+import { assertPassKind, assertPassTypeKept } from './pass-kinds';
 import { ShortLinksService } from './short-links.service';
 
 /** Image URLs handed out with `includeAssets=true` stay valid this long. */
@@ -59,7 +60,7 @@ export class PassesService {
         ? await this.accounts.getDefault(workspaceId)
         : await this.accounts.get(workspaceId, input.account.id);
     const status = input.status ?? 'Draft';
-    assertUniqueFieldKeys(input.passMetadata);
+    assertPassKind(input.passMetadata);
     const uploadInfoList = await this.checkImages(
       workspaceId,
       input.uploadInfoList ?? [],
@@ -135,7 +136,8 @@ export class PassesService {
       throw new ConflictError('A Published pass cannot go back to Draft', { status: 'Published' });
     }
     const status = input.status ?? pass.status;
-    assertUniqueFieldKeys(input.passMetadata);
+    assertPassKind(input.passMetadata);
+    assertPassTypeKept(pass.status, pass.passMetadata, input.passMetadata);
     const uploadInfoList = await this.checkImages(
       workspaceId,
       input.uploadInfoList ?? pass.uploadInfoList,

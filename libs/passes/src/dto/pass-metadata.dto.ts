@@ -1,13 +1,14 @@
 import { NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BARCODE_FORMATS, type BarcodeFormat, DATE_STYLES, type DateStyle } from '../pass-kinds';
 import {
   ArrayMaxSize,
+  IsIn,
   IsOptional,
   IsString,
   IsUrl,
   Matches,
   MaxLength,
-  ValidateIf,
 } from 'class-validator';
 
 const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
@@ -85,6 +86,24 @@ export class FieldDto {
   @IsString()
   @MaxLength(255)
   changeMessage?: string | null;
+
+  @ApiPropertyOptional({
+    enum: DATE_STYLES,
+    description:
+      'Shows the value, then an ISO 8601 date-time with its offset, as a date in the ' +
+      "holder's locale and time zone (WalletA `PKDateStyle…`).",
+  })
+  @IsOptional()
+  @IsIn(DATE_STYLES)
+  dateStyle?: DateStyle;
+
+  @ApiPropertyOptional({
+    enum: DATE_STYLES,
+    description: 'As `dateStyle`, for the time of the value (WalletA `PKDateStyle…`).',
+  })
+  @IsOptional()
+  @IsIn(DATE_STYLES)
+  timeStyle?: DateStyle;
 }
 
 export class BackFieldDto {
@@ -145,11 +164,41 @@ export class PassMetadataDto {
   @NestedObject(() => FieldDto)
   topField?: FieldDto;
 
-  @ApiPropertyOptional({ type: [FieldDto], maxItems: 4 })
+  @ApiPropertyOptional({
+    type: [FieldDto],
+    maxItems: 2,
+    description: 'Header fields after `topField` (three header fields in all).',
+  })
+  @IsOptional()
+  @ArrayMaxSize(2)
+  @NestedObjects(() => FieldDto)
+  headerFields?: FieldDto[];
+
+  @ApiPropertyOptional({ type: [FieldDto], maxItems: 1, description: 'At most one field.' })
+  @IsOptional()
+  @ArrayMaxSize(1)
+  @NestedObjects(() => FieldDto)
+  primaryFields?: FieldDto[];
+
+  @ApiPropertyOptional({
+    type: [FieldDto],
+    maxItems: 4,
+    description: 'With `auxiliaryFields`, at most four fields.',
+  })
   @IsOptional()
   @ArrayMaxSize(4)
   @NestedObjects(() => FieldDto)
   secondaryFields?: FieldDto[];
+
+  @ApiPropertyOptional({
+    type: [FieldDto],
+    maxItems: 4,
+    description: 'With `secondaryFields`, at most four fields.',
+  })
+  @IsOptional()
+  @ArrayMaxSize(4)
+  @NestedObjects(() => FieldDto)
+  auxiliaryFields?: FieldDto[];
 
   @ApiPropertyOptional({ type: [BackFieldDto], maxItems: 20 })
   @IsOptional()
@@ -157,12 +206,45 @@ export class PassMetadataDto {
   @NestedObjects(() => BackFieldDto)
   backFields?: BackFieldDto[];
 
-  @ApiPropertyOptional({ example: 'https://brand.example/member/123' })
+  @ApiPropertyOptional({
+    example: 'https://brand.example/member/123',
+    maxLength: 2048,
+    description:
+      'The barcode message: any text (a URL, a member number, ...). Code128 holds ASCII only.',
+  })
   @IsOptional()
-  @ValidateIf((_object, value) => value !== '')
-  @IsUrl(URL_OPTIONS, { message: 'must be an http(s) URL' })
+  @IsString()
   @MaxLength(2048)
   qrUrl?: string;
+
+  @ApiPropertyOptional({
+    enum: BARCODE_FORMATS,
+    default: 'QR',
+    description: 'WalletA `PKBarcodeFormat…` of the barcode (WalletB keeps a QR code for now).',
+  })
+  @IsOptional()
+  @IsIn(BARCODE_FORMATS)
+  barcodeFormat?: BarcodeFormat;
+
+  @ApiPropertyOptional({
+    example: '2026-05-01T19:30:00+02:00',
+    description:
+      'ISO 8601 date-time with its offset: the lock screen offers the pass around then (WalletA).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  relevantDate?: string;
+
+  @ApiPropertyOptional({
+    example: '2026-05-02T04:00:00+02:00',
+    description:
+      'ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  expirationDate?: string;
 
   @ApiPropertyOptional({ example: 'Member 123' })
   @IsOptional()

@@ -5,7 +5,7 @@ import type { PassMessage } from '../entities/pass.entity';
 export const HOLDER_STATUSES = ['Active', 'Voided'] as const;
 export type HolderStatus = (typeof HOLDER_STATUSES)[number];
 
-/** A holder's own values of the pass's `topField`/`secondaryFields`, by field key. */
+/** A holder's own values of the pass's face fields (any slot), by field key. */
 export type HolderFieldValues = Record<string, string>;
 
 /**

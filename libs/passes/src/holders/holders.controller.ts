@@ -85,8 +85,7 @@ const INVALID = {
     errorCode: 'INVALID_INPUT',
     context: {
       externalId: 'must match ^[A-Za-z0-9._@+-]+$',
-      'fieldValues.tier':
-        'is not a field of the pass; its topField and secondaryFields keys are points, name',
+      'fieldValues.tier': "is not a field of the pass; its face fields' keys are points, name",
     },
   },
 };
@@ -136,10 +135,11 @@ const HOLDER_EXAMPLE = {
 
 /**
  * JSON body limits of POST and PATCH. The largest valid HolderInput with every character sent as
- * a `\uXXXX` escape (6 bytes each): five field values (topField and four secondaryFields) of
- * 2,000 characters under keys of up to 64, a barcodeValue of 2,048, a barcodeText and an
- * externalId of 255: 6 × (5 × 2,064 + 2,048 + 255 + 255) ≈ 77 KB, over the default 64 KiB,
- * which answered such valid bodies with a 413. 128 KiB leaves room for whitespace.
+ * a `\uXXXX` escape (6 bytes each): eight field values (a store card's most: three header, one
+ * primary, four secondary and auxiliary together) of 2,000 characters under keys of up to 64,
+ * a barcodeValue of 2,048, a barcodeText and an externalId of 255:
+ * 6 × (8 × 2,064 + 2,048 + 255 + 255) ≈ 114 KB, over the default 64 KiB, which answered such
+ * valid bodies with a 413. 128 KiB leaves room for whitespace.
  */
 const HOLDER_BODY_LIMITS = { maxBytes: 128 * 1024 };
 const BODY_TOO_LARGE = TOO_LARGE(HOLDER_BODY_LIMITS.maxBytes, 'A JSON body over 128 KiB');

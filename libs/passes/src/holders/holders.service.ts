@@ -41,10 +41,17 @@ const newSerialNumber = (): string => randomBytes(16).toString('hex');
 /** 192 random bits, base64url: the unguessable part of the holder page's URL. */
 const newHolderToken = (): string => randomBytes(24).toString('base64url');
 
-/** Keys of the pass fields a holder may set: `topField` and `secondaryFields`. */
+/** Keys of the pass fields a holder may set: its face fields (topField, header, primary, ...). */
 export function holderFieldKeys(pass: Pick<Pass, 'passMetadata'>): string[] {
-  const { topField, secondaryFields } = pass.passMetadata;
-  return [...(topField ? [topField.key] : []), ...(secondaryFields ?? []).map(({ key }) => key)];
+  const { topField, headerFields, primaryFields, secondaryFields, auxiliaryFields } =
+    pass.passMetadata;
+  return [
+    ...(topField ? [topField] : []),
+    ...(headerFields ?? []),
+    ...(primaryFields ?? []),
+    ...(secondaryFields ?? []),
+    ...(auxiliaryFields ?? []),
+  ].map(({ key }) => key);
 }
 
 const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>
@@ -498,8 +505,8 @@ function fieldValueProblems(
     if (!keys.includes(key)) {
       problems[at] =
         keys.length === 0
-          ? 'is not a field of the pass: it has no topField or secondaryFields'
-          : `is not a field of the pass; its topField and secondaryFields keys are ${keys.join(', ')}`;
+          ? 'is not a field of the pass: it has no face fields'
+          : `is not a field of the pass; its face fields' keys are ${keys.join(', ')}`;
     } else if (value === null && nullClears) {
       continue;
     } else if (typeof value !== 'string') {

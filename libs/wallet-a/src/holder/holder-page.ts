@@ -125,6 +125,7 @@ function styleSheet(face: PassFace): string {
   .barcode { margin: .5rem auto 1.25rem; width: 11rem; background: #fff; color: #000; border-radius: 8px; padding: .5rem .5rem .4rem; text-align: center; }
   .barcode svg, .qr svg { display: block; width: 100%; height: auto; }
   .barcode figcaption { font-size: .75rem; margin-top: .2rem; overflow-wrap: anywhere; }
+  .barcode-text code { display: block; font-size: .9rem; overflow-wrap: anywhere; }
   .no-barcode { height: 1rem; }
   .voided { filter: grayscale(1); opacity: .6; }
   .actions { display: flex; flex-direction: column; gap: .75rem; margin-top: 1.5rem; }
@@ -165,11 +166,17 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
       ${fields('primary', face.primaryFields)}
     </div>`
     : fields('primary', face.primaryFields);
-  // A voided pass shows no barcode: it must not be scanned any more.
+  // A voided pass shows no barcode: it must not be scanned any more. The page draws QR codes
+  // only; for the other formats it shows the message as text (Wallet draws the code itself).
   const barcode =
     valid && face.barcode
-      ? `<figure class="barcode" role="img" aria-label="QR code" data-barcode-message="${escape(face.barcode.message)}">
+      ? face.barcode.format === 'PKBarcodeFormatQR'
+        ? `<figure class="barcode" role="img" aria-label="QR code" data-barcode-message="${escape(face.barcode.message)}">
       ${await barcodeSvg(face.barcode)}
+      ${face.barcode.altText ? `<figcaption>${escape(face.barcode.altText)}</figcaption>` : ''}
+    </figure>`
+        : `<figure class="barcode barcode-text" data-barcode-message="${escape(face.barcode.message)}">
+      <code>${escape(face.barcode.message)}</code>
       ${face.barcode.altText ? `<figcaption>${escape(face.barcode.altText)}</figcaption>` : ''}
     </figure>`
       : '<div class="no-barcode"></div>';

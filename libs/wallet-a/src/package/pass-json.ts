@@ -22,7 +22,7 @@ export interface PassJsonContext {
 /** What a holder's package has of its own. */
 export interface PassJsonHolder {
   serialNumber: string;
-  /** By field key: replaces the `value` of the pass's topField/secondaryFields field. */
+  /** By field key: replaces the `value` of the pass's face field (any slot) of that key. */
   fieldValues: Record<string, string>;
   /** Null: the pass's `qrUrl` / `qrText`. */
   barcodeValue: string | null;
@@ -60,8 +60,19 @@ function field(source: FieldDto, values: Record<string, string> = {}): PassJsonF
       ? values[source.key]
       : source.value,
     ...(source.changeMessage ? { changeMessage: source.changeMessage } : {}),
+    ...(source.dateStyle ? { dateStyle: PK_DATE_STYLES[source.dateStyle] } : {}),
+    ...(source.timeStyle ? { timeStyle: PK_DATE_STYLES[source.timeStyle] } : {}),
   };
 }
+
+/** A field's `dateStyle`/`timeStyle` as pass.json names it. */
+const PK_DATE_STYLES = {
+  none: 'PKDateStyleNone',
+  short: 'PKDateStyleShort',
+  medium: 'PKDateStyleMedium',
+  long: 'PKDateStyleLong',
+  full: 'PKDateStyleFull',
+} as const;
 
 /** Back-field links point at their short links, so taps are counted; the text links them. */
 function backField(source: BackFieldDto): PassJsonField {
@@ -85,9 +96,18 @@ function backField(source: BackFieldDto): PassJsonField {
 /** What a holder's copy changes on the face of the pass ({@link PassJsonHolder}). */
 export type PassFaceHolder = Pick<PassJsonHolder, 'fieldValues' | 'barcodeValue' | 'barcodeText'>;
 
+/** The API's `barcodeFormat` as pass.json names it (QR when absent). */
+const PK_BARCODE_FORMATS = {
+  QR: 'PKBarcodeFormatQR',
+  PDF417: 'PKBarcodeFormatPDF417',
+  Aztec: 'PKBarcodeFormatAztec',
+  Code128: 'PKBarcodeFormatCode128',
+} as const;
+export type PKBarcodeFormat = (typeof PK_BARCODE_FORMATS)[keyof typeof PK_BARCODE_FORMATS];
+
 /** The pass's one barcode, as pass.json's `barcodes` entry has it. */
 export interface PassBarcode {
-  format: 'PKBarcodeFormatQR';
+  format: PKBarcodeFormat;
   message: string;
   messageEncoding: BarcodeEncoding;
   altText?: string;
@@ -141,13 +161,17 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
     // Wallet's labels take the text colour too: the API has one colour for both.
     foregroundColor: metadata.displayTextColor ?? null,
     labelColor: metadata.displayTextColor ?? null,
-    headerFields: metadata.topField ? [field(metadata.topField, values)] : [],
-    primaryFields: [],
+    // topField is the first header field.
+    headerFields: [
+      ...(metadata.topField ? [metadata.topField] : []),
+      ...(metadata.headerFields ?? []),
+    ].map((source) => field(source, values)),
+    primaryFields: (metadata.primaryFields ?? []).map((source) => field(source, values)),
     secondaryFields: (metadata.secondaryFields ?? []).map((source) => field(source, values)),
-    auxiliaryFields: [],
+    auxiliaryFields: (metadata.auxiliaryFields ?? []).map((source) => field(source, values)),
     barcode: qrUrl
       ? {
-          format: 'PKBarcodeFormatQR',
+          format: PK_BARCODE_FORMATS[metadata.barcodeFormat ?? 'QR'],
           message: qrUrl,
           messageEncoding: barcodeEncoding(qrUrl),
           ...(qrText ? { altText: qrText } : {}),
@@ -183,6 +207,8 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
     webServiceURL: context.webServiceURL,
     authenticationToken: context.authenticationToken,
     ...(face.barcode ? { barcodes: [face.barcode] } : {}),
+    ...(metadata.relevantDate ? { relevantDate: metadata.relevantDate } : {}),
+    ...(metadata.expirationDate ? { expirationDate: metadata.expirationDate } : {}),
     ...(context.locations.length > 0
       ? {
           locations: context.locations.slice(0, 10).map((location) => ({

@@ -81,7 +81,8 @@ export class HolderInputDto extends HolderReadOnlyFields {
     nullable: true,
     example: { points: '1200', name: 'Maya Rivera' },
     description:
-      "Values of the pass's `topField` and `secondaryFields`, by field key (a key of any other " +
+      "Values of the pass's face fields (`topField`, header, primary, secondary and auxiliary " +
+      'fields), by field key (a key of any other ' +
       'field is a 400 naming `fieldValues.<key>`). A field without a value shows the pass’s. ' +
       'PATCH merges by key: a key set to null goes back to the pass’s value.',
   })

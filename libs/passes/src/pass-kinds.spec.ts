@@ -1,0 +1,172 @@
+import { ConflictError, InvalidInputError } from '@app/core';
+import {
+  assertPassKind,
+  assertPassTypeKept,
+  isIsoDateTime,
+  type KindMetadata,
+  slotLimit,
+} from './pass-kinds';
+
+const field = (key: string, value = 'x') => ({ key, value });
+const fields = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => field(`${prefix}${i}`));
+
+const EVENT = { name: 'Gala', venueName: 'Hall', startTime: '2026-05-01T19:30:00+02:00' };
+const OFFER = { title: '10 % off', provider: 'Brand', redemptionChannel: 'both' };
+const TRANSIT = {
+  transitType: 'bus',
+  origin: { code: 'A', name: 'Airport' },
+  destination: { code: 'C', name: 'City' },
+  departureTime: '2026-05-01T08:00:00Z',
+};
+const BLOCKS: Record<string, KindMetadata> = {
+  storeCard: {},
+  generic: {},
+  coupon: { offer: OFFER },
+  eventTicket: { event: EVENT },
+  boardingPass: { transit: TRANSIT },
+};
+
+/** The context of the INVALID_INPUT the rules throw for `metadata`. */
+function problems(metadata: KindMetadata): Record<string, unknown> | undefined {
+  try {
+    assertPassKind(metadata);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidInputError);
+    return (error as InvalidInputError).context;
+  }
+}
+
+describe('pass kinds', () => {
+  it('takes a pass that sends none of the new fields as a store card, as today', () => {
+    expect(problems({ topField: field('points'), secondaryFields: fields('s', 4) })).toBe(
+      undefined,
+    );
+  });
+
+  it.each([
+    ['storeCard', 'headerFields', 3],
+    ['boardingPass', 'primaryFields', 2],
+    ['eventTicket', 'primaryFields', 1],
+    ['eventTicket', 'secondaryFields', 4],
+    ['eventTicket', 'auxiliaryFields', 4],
+    ['boardingPass', 'auxiliaryFields', 5],
+  ] as const)('a %s holds %s up to its limit and names slot and limit past it', (type, slot, n) => {
+    expect(slotLimit(type, slot)).toBe(n);
+    const base = { passType: type, ...BLOCKS[type] };
+    expect(problems({ ...base, [slot]: fields('f', n) })).toBe(undefined);
+    expect(problems({ ...base, [slot]: fields('f', n + 1) })).toEqual({
+      [`passMetadata.${slot}`]: `${type === 'eventTicket' ? 'an' : 'a'} ${type} has at most ${n} ${slot} (${n + 1} given)`,
+    });
+  });
+
+  it('counts topField as a header field', () => {
+    expect(problems({ topField: field('t'), headerFields: fields('h', 3) })).toEqual({
+      'passMetadata.headerFields':
+        'a storeCard has at most 3 headerFields, topField included (4 given)',
+    });
+  });
+
+  it.each(['storeCard', 'coupon', 'generic'] as const)(
+    'a %s has four secondary and auxiliary fields together',
+    (type) => {
+      const base = { passType: type, ...BLOCKS[type] };
+      expect(
+        problems({ ...base, secondaryFields: fields('s', 2), auxiliaryFields: fields('a', 2) }),
+      ).toBe(undefined);
+      expect(
+        problems({ ...base, secondaryFields: fields('s', 3), auxiliaryFields: fields('a', 2) }),
+      ).toEqual({
+        'passMetadata.auxiliaryFields': `a ${type} has at most 4 secondaryFields and auxiliaryFields together (5 given)`,
+      });
+    },
+  );
+
+  it('lets an event ticket have four secondary and four auxiliary fields', () => {
+    expect(
+      problems({
+        passType: 'eventTicket',
+        event: EVENT,
+        secondaryFields: fields('s', 4),
+        auxiliaryFields: fields('a', 4),
+      }),
+    ).toBe(undefined);
+  });
+
+  it('keeps field keys unique across front and back', () => {
+    expect(problems({ primaryFields: [field('seat')], backFields: [{ key: 'seat' }] })).toEqual({
+      'passMetadata.backFields[0].key': 'is used by another field of the pass',
+    });
+    expect(problems({ topField: field('k'), auxiliaryFields: [field('k')] })).toEqual({
+      'passMetadata.auxiliaryFields[0].key': 'is used by another field of the pass',
+    });
+  });
+
+  it('wants an ISO 8601 date-time where a field has a date or time style', () => {
+    const dated = { key: 'doors', dateStyle: 'short', value: '2026-05-01T19:30:00+02:00' };
+    expect(problems({ secondaryFields: [dated] })).toBe(undefined);
+    expect(
+      problems({ secondaryFields: [{ ...dated, timeStyle: 'none', value: '1 May' }] }),
+    ).toEqual({
+      'passMetadata.secondaryFields[0].value':
+        'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00) when dateStyle or timeStyle is set',
+    });
+    expect(isIsoDateTime('2026-05-01T19:30:00')).toBe(false);
+    expect(isIsoDateTime('2026-13-01T19:30:00Z')).toBe(false);
+    expect(isIsoDateTime('2026-05-01T19:30:00.123Z')).toBe(true);
+  });
+
+  it('wants ISO 8601 date-times for relevantDate and expirationDate', () => {
+    expect(
+      problems({
+        relevantDate: '2026-05-01T18:00:00Z',
+        expirationDate: '2026-05-02T00:00:00+01:00',
+      }),
+    ).toBe(undefined);
+    expect(problems({ expirationDate: 'tomorrow' })).toEqual({
+      'passMetadata.expirationDate':
+        'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)',
+    });
+  });
+
+  it.each([
+    ['eventTicket', 'event'],
+    ['coupon', 'offer'],
+    ['boardingPass', 'transit'],
+  ] as const)('a %s needs its %s block', (type, block) => {
+    expect(problems({ passType: type })).toEqual({
+      [`passMetadata.${block}`]: `is required for ${type === 'eventTicket' ? 'an' : 'a'} ${type}`,
+    });
+  });
+
+  it("refuses another style's block", () => {
+    expect(problems({ passType: 'eventTicket', event: EVENT, offer: OFFER })).toEqual({
+      'passMetadata.offer': 'is for a coupon, not an eventTicket',
+    });
+    expect(problems({ transit: TRANSIT })).toEqual({
+      'passMetadata.transit': 'is for a boardingPass, not a storeCard',
+    });
+  });
+
+  it('keeps a Code128 barcode to ASCII', () => {
+    expect(problems({ barcodeFormat: 'Code128', qrUrl: 'MEMBER-123' })).toBe(undefined);
+    expect(problems({ barcodeFormat: 'Code128', qrUrl: 'Café-123' })).toEqual({
+      'passMetadata.qrUrl': 'must be ASCII text for a Code128 barcode',
+    });
+    expect(problems({ barcodeFormat: 'QR', qrUrl: 'Café-123' })).toBe(undefined);
+  });
+
+  it("keeps a Published pass's passType", () => {
+    const coupon = { passType: 'coupon' as const, offer: OFFER };
+    expect(() => assertPassTypeKept('Draft', {}, coupon)).not.toThrow();
+    expect(() => assertPassTypeKept('Published', coupon, coupon)).not.toThrow();
+    expect(() => assertPassTypeKept('Published', { passType: 'storeCard' }, {})).not.toThrow();
+    expect(() => assertPassTypeKept('Published', {}, coupon)).toThrow(ConflictError);
+    try {
+      assertPassTypeKept('Published', {}, coupon);
+    } catch (error) {
+      expect((error as ConflictError).context).toEqual({ passType: 'storeCard' });
+    }
+  });
+});

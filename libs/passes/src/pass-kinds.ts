@@ -1,0 +1,213 @@
+import { ConflictError, InvalidInputError } from '@app/core';
+
+/** The kinds of pass: WalletA's pass styles, by their names in pass.json. */
+export const PASS_TYPES = [
+  'storeCard',
+  'coupon',
+  'eventTicket',
+  'boardingPass',
+  'generic',
+] as const;
+export type PassType = (typeof PASS_TYPES)[number];
+export const DEFAULT_PASS_TYPE: PassType = 'storeCard';
+
+/** The face slots of a pass; `topField` is the first header field. */
+export type FaceSlot = 'headerFields' | 'primaryFields' | 'secondaryFields' | 'auxiliaryFields';
+
+/** The block of kind-specific details each style requires (and no other style may carry). */
+export const KIND_BLOCKS = {
+  eventTicket: 'event',
+  coupon: 'offer',
+  boardingPass: 'transit',
+} as const;
+type KindBlock = (typeof KIND_BLOCKS)[keyof typeof KIND_BLOCKS];
+
+/** A field's `dateStyle`/`timeStyle` (WalletA `PKDateStyleNone`, `PKDateStyleShort`, ...). */
+export const DATE_STYLES = ['none', 'short', 'medium', 'long', 'full'] as const;
+export type DateStyle = (typeof DATE_STYLES)[number];
+
+export const BARCODE_FORMATS = ['QR', 'PDF417', 'Aztec', 'Code128'] as const;
+export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
+
+interface KindField {
+  key: string;
+  value?: unknown;
+  dateStyle?: string;
+  timeStyle?: string;
+}
+
+/** What the rules read of a pass's metadata (the request DTO and the stored JSON both fit). */
+export interface KindMetadata {
+  passType?: PassType;
+  topField?: KindField;
+  headerFields?: KindField[];
+  primaryFields?: KindField[];
+  secondaryFields?: KindField[];
+  auxiliaryFields?: KindField[];
+  backFields?: { key: string }[];
+  barcodeFormat?: BarcodeFormat;
+  qrUrl?: string;
+  relevantDate?: string;
+  expirationDate?: string;
+  event?: object;
+  offer?: object;
+  transit?: object;
+}
+
+/**
+ * How many fields each slot holds, per style (Apple's "Wallet Developer Guide", pass design:
+ * up to three header fields, one primary field (two on a boarding pass), up to four secondary
+ * and four auxiliary fields (five on a boarding pass); on store cards, coupons and generic
+ * passes no more than four secondary and auxiliary fields together).
+ */
+export function slotLimit(passType: PassType, slot: FaceSlot): number {
+  switch (slot) {
+    case 'headerFields':
+      return 3;
+    case 'primaryFields':
+      return passType === 'boardingPass' ? 2 : 1;
+    case 'secondaryFields':
+      return 4;
+    case 'auxiliaryFields':
+      return passType === 'boardingPass' ? 5 : 4;
+  }
+}
+
+/** The styles whose secondary and auxiliary fields share one row budget. */
+const SHARED_ROW_STYLES: ReadonlySet<PassType> = new Set(['storeCard', 'coupon', 'generic']);
+const SHARED_ROW_LIMIT = 4;
+
+/** Apple's Code128 encodes ASCII only. */
+const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
+
+/** An ISO 8601 date-time with its offset, as Apple's W3C date strings must be. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+const ISO_MESSAGE =
+  'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)';
+
+export function isIsoDateTime(value: unknown): value is string {
+  return typeof value === 'string' && ISO_DATE_TIME.test(value) && !isNaN(Date.parse(value));
+}
+
+export function passTypeOf(metadata: KindMetadata | null | undefined): PassType {
+  return metadata?.passType ?? DEFAULT_PASS_TYPE;
+}
+
+const PREFIX = 'passMetadata';
+
+/** "a storeCard", "an eventTicket". */
+function aOrAn(passType: string): string {
+  return `${/^[aeiou]/.test(passType) ? 'an' : 'a'} ${passType}`;
+}
+
+/**
+ * The rules of DESIGN §9 that span more than one field of `passMetadata` (each field's own
+ * shape is the DTO's): slot limits per style, field keys unique across the pass, dates where a
+ * field has a date or time style, the block the style requires and no other style's block, and
+ * Code128's ASCII. Throws INVALID_INPUT keyed by the field's path.
+ */
+export function assertPassKind(metadata: KindMetadata): void {
+  const passType = passTypeOf(metadata);
+  assertSlotLimits(passType, metadata);
+  assertUniqueKeys(metadata);
+  assertDateFields(metadata);
+  for (const key of ['relevantDate', 'expirationDate'] as const) {
+    if (metadata[key] !== undefined && !isIsoDateTime(metadata[key])) {
+      throw new InvalidInputError({ [`${PREFIX}.${key}`]: ISO_MESSAGE });
+    }
+  }
+  assertKindBlocks(passType, metadata);
+  if (metadata.barcodeFormat === 'Code128' && !isAscii(metadata.qrUrl ?? '')) {
+    throw new InvalidInputError({
+      [`${PREFIX}.qrUrl`]: 'must be ASCII text for a Code128 barcode',
+    });
+  }
+}
+
+/** A Published pass keeps its kind: holders already have it in their wallets as that style. */
+export function assertPassTypeKept(
+  status: string,
+  before: KindMetadata | null | undefined,
+  after: KindMetadata,
+): void {
+  const was = passTypeOf(before);
+  if (status === 'Published' && passTypeOf(after) !== was) {
+    throw new ConflictError("A Published pass's passType cannot change", { passType: was });
+  }
+}
+
+function assertSlotLimits(passType: PassType, metadata: KindMetadata): void {
+  const header = (metadata.topField ? 1 : 0) + (metadata.headerFields?.length ?? 0);
+  const counts: Record<FaceSlot, number> = {
+    headerFields: header,
+    primaryFields: metadata.primaryFields?.length ?? 0,
+    secondaryFields: metadata.secondaryFields?.length ?? 0,
+    auxiliaryFields: metadata.auxiliaryFields?.length ?? 0,
+  };
+  for (const slot of Object.keys(counts) as FaceSlot[]) {
+    const limit = slotLimit(passType, slot);
+    if (counts[slot] > limit) {
+      const withTop = slot === 'headerFields' && metadata.topField ? ', topField included' : '';
+      throw new InvalidInputError({
+        [`${PREFIX}.${slot}`]: `${aOrAn(passType)} has at most ${limit} ${slot}${withTop} (${counts[slot]} given)`,
+      });
+    }
+  }
+  const rows = counts.secondaryFields + counts.auxiliaryFields;
+  if (SHARED_ROW_STYLES.has(passType) && rows > SHARED_ROW_LIMIT) {
+    throw new InvalidInputError({
+      [`${PREFIX}.auxiliaryFields`]: `${aOrAn(passType)} has at most ${SHARED_ROW_LIMIT} secondaryFields and auxiliaryFields together (${rows} given)`,
+    });
+  }
+}
+
+/** Every field of the pass, front and back, with its path in the request. */
+function fieldsWithPaths(metadata: KindMetadata): [string, { key: string }][] {
+  const fields: [string, { key: string }][] = [];
+  if (metadata.topField) fields.push([`${PREFIX}.topField`, metadata.topField]);
+  for (const slot of [
+    'headerFields',
+    'primaryFields',
+    'secondaryFields',
+    'auxiliaryFields',
+    'backFields',
+  ] as const) {
+    metadata[slot]?.forEach((field, i) => fields.push([`${PREFIX}.${slot}[${i}]`, field]));
+  }
+  return fields;
+}
+
+function assertUniqueKeys(metadata: KindMetadata): void {
+  const seen = new Set<string>();
+  for (const [path, field] of fieldsWithPaths(metadata)) {
+    if (seen.has(field.key))
+      throw new InvalidInputError({ [`${path}.key`]: 'is used by another field of the pass' });
+    seen.add(field.key);
+  }
+}
+
+function assertDateFields(metadata: KindMetadata): void {
+  for (const [path, field] of fieldsWithPaths(metadata)) {
+    const { dateStyle, timeStyle, value } = field as KindField;
+    if ((dateStyle !== undefined || timeStyle !== undefined) && !isIsoDateTime(value)) {
+      throw new InvalidInputError({
+        [`${path}.value`]: `${ISO_MESSAGE} when dateStyle or timeStyle is set`,
+      });
+    }
+  }
+}
+
+function assertKindBlocks(passType: PassType, metadata: KindMetadata): void {
+  for (const [style, block] of Object.entries(KIND_BLOCKS) as [PassType, KindBlock][]) {
+    const present = metadata[block] !== undefined && metadata[block] !== null;
+    if (style === passType && !present) {
+      throw new InvalidInputError({ [`${PREFIX}.${block}`]: `is required for ${aOrAn(passType)}` });
+    }
+    if (style !== passType && present) {
+      throw new InvalidInputError({
+        [`${PREFIX}.${block}`]: `is for ${aOrAn(style)}, not ${aOrAn(passType)}`,
+      });
+    }
+  }
+}

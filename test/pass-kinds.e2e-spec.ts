@@ -1,0 +1,234 @@
+import request from 'supertest';
+import { makePng } from './support/png';
+import { binaryBody, openPackage } from './support/pkpass';
+import { startWalletAApp, type WalletAApp } from './support/walleta-env';
+
+const METADATA = {
+  description: 'Coupon of Brand',
+  organizationName: 'Brand Ltd',
+  topField: { key: 'offer', label: 'Offer', value: '10 % off' },
+};
+
+describe('Kinds of pass: face fields, barcode formats and dates', () => {
+  let app: WalletAApp;
+  let images: { fileName: string; uploadKey: string }[];
+  const http = () => request(app.testApp.server);
+
+  beforeAll(async () => {
+    app = await startWalletAApp({ PUBLIC_BASE_URL: 'https://wallet.test' });
+    images = [];
+    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+      images.push({ fileName, uploadKey: await app.owner.upload(makePng(), fileName) });
+    }
+  });
+  afterAll(() => app.close());
+
+  const create = (passName: string, passMetadata: Record<string, unknown>) =>
+    http()
+      .post('/v1/wallet-pass')
+      .set(app.owner.auth)
+      .send({ passName, passMetadata, status: 'Published', uploadInfoList: images });
+
+  const passJson = async (slug: string) => {
+    const response = await http()
+      .get(`/p/${slug}/pass.pkpass`)
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    const opened = openPackage(response.body as Buffer, app.caPem());
+    expect(opened.signatureVerifies).toBe(true);
+    return opened.passJson;
+  };
+
+  it.each([
+    ['QR', 'PKBarcodeFormatQR'],
+    ['PDF417', 'PKBarcodeFormatPDF417'],
+    ['Aztec', 'PKBarcodeFormatAztec'],
+    ['Code128', 'PKBarcodeFormatCode128'],
+  ])('writes a %s barcode of any text as %s, with the dates', async (format, pkFormat) => {
+    const pass = (
+      await create(`Barcode ${format}`, {
+        ...METADATA,
+        barcodeFormat: format,
+        qrUrl: 'MEMBER-10442',
+        qrText: 'Member 10442',
+        relevantDate: '2026-05-01T19:30:00+02:00',
+        expirationDate: '2026-05-02T04:00:00+02:00',
+      }).expect(201)
+    ).body as { slug: string; passMetadata: Record<string, unknown> };
+    expect(pass.passMetadata.barcodeFormat).toBe(format);
+    const json = await passJson(pass.slug);
+    expect(json.barcodes).toEqual([
+      {
+        format: pkFormat,
+        message: 'MEMBER-10442',
+        messageEncoding: 'iso-8859-1',
+        altText: 'Member 10442',
+      },
+    ]);
+    expect(json.barcode).toBeUndefined();
+    expect(json.relevantDate).toBe('2026-05-01T19:30:00+02:00');
+    expect(json.expirationDate).toBe('2026-05-02T04:00:00+02:00');
+    expect(json.storeCard).toBeDefined();
+
+    // The holder page draws QR codes; the other formats show their message as text.
+    const page = (await http().get(`/p/${pass.slug}`).expect(200)).text;
+    expect(page).toContain('data-barcode-message="MEMBER-10442"');
+    if (format === 'QR') expect(page).toContain('<svg');
+    else expect(page).toContain('<code>MEMBER-10442</code>');
+  });
+
+  it('writes a pass without the new fields as before: QR and no dates', async () => {
+    const pass = (
+      await create('Plain', { ...METADATA, qrUrl: 'https://brand.example/m/1' }).expect(201)
+    ).body as { slug: string };
+    const json = await passJson(pass.slug);
+    expect((json.barcodes as { format: string }[])[0].format).toBe('PKBarcodeFormatQR');
+    expect(json).not.toHaveProperty('relevantDate');
+    expect(json).not.toHaveProperty('expirationDate');
+  });
+
+  it('refuses non-ASCII text in a Code128 barcode and dates that are not ISO 8601', async () => {
+    const code = await create('Bad code', {
+      ...METADATA,
+      barcodeFormat: 'Code128',
+      qrUrl: 'Café-1',
+    }).expect(400);
+    expect(code.body.errorCode).toBe('INVALID_INPUT');
+    expect(code.body.context).toEqual({
+      'passMetadata.qrUrl': 'must be ASCII text for a Code128 barcode',
+    });
+    const date = await create('Bad date', { ...METADATA, relevantDate: '1 May 2026' }).expect(400);
+    expect(date.body.context).toEqual({
+      'passMetadata.relevantDate':
+        'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)',
+    });
+  });
+
+  it('checks an update the same way', async () => {
+    const pass = (await create('Updated', METADATA).expect(201)).body as { id: string };
+    const response = await http()
+      .patch(`/v1/wallet-pass/${pass.id}`)
+      .set(app.owner.auth)
+      .send({
+        passName: 'Updated',
+        passMetadata: { ...METADATA, barcodeFormat: 'Code128', qrUrl: 'Ticket №1' },
+      })
+      .expect(400);
+    expect(response.body.context).toEqual({
+      'passMetadata.qrUrl': 'must be ASCII text for a Code128 barcode',
+    });
+  });
+  it("puts every face field in its slot, with date styles and holders' values", async () => {
+    const pass = (
+      await create('Face slots', {
+        ...METADATA,
+        headerFields: [{ key: 'level', label: 'Level', value: 'Gold' }],
+        primaryFields: [{ key: 'name', label: 'Member', value: 'Member' }],
+        secondaryFields: [
+          {
+            key: 'since',
+            label: 'Since',
+            value: '2026-05-01T19:30:00+02:00',
+            dateStyle: 'medium',
+            timeStyle: 'none',
+          },
+        ],
+        auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
+      }).expect(201)
+    ).body as { id: string; slug: string };
+    const json = await passJson(pass.slug);
+    expect(json.storeCard).toEqual({
+      headerFields: [
+        { key: 'offer', label: 'Offer', value: '10 % off' },
+        { key: 'level', label: 'Level', value: 'Gold' },
+      ],
+      primaryFields: [{ key: 'name', label: 'Member', value: 'Member' }],
+      secondaryFields: [
+        {
+          key: 'since',
+          label: 'Since',
+          value: '2026-05-01T19:30:00+02:00',
+          dateStyle: 'PKDateStyleMedium',
+          timeStyle: 'PKDateStyleNone',
+        },
+      ],
+      auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
+      backFields: [],
+    });
+
+    const holders = `/v1/wallet-pass/${pass.id}/holders`;
+    const holder = (
+      await http()
+        .post(holders)
+        .set(app.owner.auth)
+        .send({ externalId: 'maya', fieldValues: { seat: '12A', name: 'Maya', level: 'Silver' } })
+        .expect(201)
+    ).body as { downloadUrl: string };
+    const response = await http()
+      .get(`${new URL(holder.downloadUrl).pathname}/pass.pkpass`)
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    const card = openPackage(response.body as Buffer, app.caPem()).passJson.storeCard as Record<
+      string,
+      { key: string; value: string }[]
+    >;
+    expect(card.headerFields.map((field) => field.value)).toEqual(['10 % off', 'Silver']);
+    expect(card.primaryFields[0].value).toBe('Maya');
+    expect(card.auxiliaryFields[0].value).toBe('12A');
+    const page = (await http().get(new URL(holder.downloadUrl).pathname).expect(200)).text;
+    expect(page).toContain('12A');
+
+    const unknown = await http()
+      .post(holders)
+      .set(app.owner.auth)
+      .send({ externalId: 'ann', fieldValues: { gate: '4' } })
+      .expect(400);
+    expect(unknown.body.context).toEqual({
+      'fieldValues.gate':
+        "is not a field of the pass; its face fields' keys are offer, level, name, since, seat",
+    });
+  });
+
+  it("names the slot and the limit past a store card's limits", async () => {
+    const four = [1, 2, 3].map((n) => ({ key: `s${n}`, value: 'x' }));
+    const rows = await create('Rows', {
+      ...METADATA,
+      secondaryFields: four,
+      auxiliaryFields: [
+        { key: 'a1', value: 'x' },
+        { key: 'a2', value: 'x' },
+      ],
+    }).expect(400);
+    expect(rows.body.context).toEqual({
+      'passMetadata.auxiliaryFields':
+        'a storeCard has at most 4 secondaryFields and auxiliaryFields together (5 given)',
+    });
+    const primary = await create('Primary', {
+      ...METADATA,
+      primaryFields: [
+        { key: 'p1', value: 'x' },
+        { key: 'p2', value: 'x' },
+      ],
+    }).expect(400);
+    expect(primary.body.context).toEqual({
+      'passMetadata.primaryFields': 'must contain no more than 1 elements',
+    });
+    const keys = await create('Keys', {
+      ...METADATA,
+      auxiliaryFields: [{ key: 'offer', value: 'x' }],
+    }).expect(400);
+    expect(keys.body.context).toEqual({
+      'passMetadata.auxiliaryFields[0].key': 'is used by another field of the pass',
+    });
+    const dated = await create('Dated', {
+      ...METADATA,
+      primaryFields: [{ key: 'when', value: 'Friday', dateStyle: 'short' }],
+    }).expect(400);
+    expect(dated.body.context).toEqual({
+      'passMetadata.primaryFields[0].value':
+        'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00) when dateStyle or timeStyle is set',
+    });
+  });
+});
