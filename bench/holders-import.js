@@ -70,15 +70,7 @@ async function main() {
   console.log(`WalletB: ${WALLET_B ? 'configured (BENCH_WALLET_B=1)' : 'not configured'}`);
   const service = await lib.startService('holders', PORT, WALLET_B ? walletBEnv() : {});
   const auth = { authorization: `Bearer ${service.token}` };
-  const uploadInfoList = [];
-  for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
-    const upload = await lib.json(`${service.base}/v1/uploads/storage`, {
-      method: 'POST',
-      headers: auth,
-      body: { file: lib.png().toString('base64'), fileName, bucket: 'pass-assets' },
-    });
-    uploadInfoList.push({ fileName, uploadKey: upload.uploadKey });
-  }
+  const uploadInfoList = await lib.uploadPassImages(service.base, auth);
   let passes = 0;
   const createPass = () =>
     lib.json(`${service.base}/v1/wallet-pass`, {

@@ -56,6 +56,10 @@ export function machine(): Machine;
 export function onCleanup(fn: () => unknown): void;
 export function percentile(sorted: number[], p: number): number;
 /** An RGBA PNG: blank (1×1 by default) or of random pixels. */
+export function uploadPassImages(
+  base: string,
+  headers: Record<string, string>,
+): Promise<{ fileName: string; uploadKey: string }[]>;
 export function png(width?: number, height?: number, options?: { random?: boolean }): Buffer;
 export function printMachine(): void;
 export function readJson(path: string): unknown;

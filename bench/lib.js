@@ -292,6 +292,23 @@ function png(width = 1, height = 1, { random = false } = {}) {
   ]);
 }
 
+/**
+ * Uploads a logo, an icon and a strip (1×1 PNGs) as `headers` authorise, and returns the
+ * `uploadInfoList` a Published pass takes.
+ */
+async function uploadPassImages(base, headers) {
+  const uploadInfoList = [];
+  for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+    const upload = await json(`${base}/v1/uploads/storage`, {
+      method: 'POST',
+      headers,
+      body: { file: png().toString('base64'), fileName, bucket: 'pass-assets' },
+    });
+    uploadInfoList.push({ fileName, uploadKey: upload.uploadKey });
+  }
+  return uploadInfoList;
+}
+
 module.exports = {
   ROOT,
   SERVER_URL,
@@ -313,4 +330,5 @@ module.exports = {
   startProcess,
   startService,
   startServiceProcess,
+  uploadPassImages,
 };

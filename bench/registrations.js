@@ -67,15 +67,7 @@ function load(options) {
 /** A Published pass (logo, icon, strip) and the authenticationToken in its package. */
 async function publishPass(service, name) {
   const auth = { 'api-key': service.apiKey };
-  const uploadInfoList = [];
-  for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
-    const upload = await lib.json(`${service.base}/v1/uploads/storage`, {
-      method: 'POST',
-      headers: auth,
-      body: { file: lib.png().toString('base64'), fileName, bucket: 'pass-assets' },
-    });
-    uploadInfoList.push({ fileName, uploadKey: upload.uploadKey });
-  }
+  const uploadInfoList = await lib.uploadPassImages(service.base, auth);
   const pass = await lib.json(`${service.base}/v1/wallet-pass`, {
     method: 'POST',
     headers: auth,

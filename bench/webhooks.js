@@ -84,15 +84,7 @@ function startWorker(service, env) {
 /** A Published pass with a topField, and a webhook of `events` to `url`. */
 async function setUp(service, url, events) {
   const auth = { authorization: `Bearer ${service.token}` };
-  const uploadInfoList = [];
-  for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
-    const upload = await lib.json(`${service.base}/v1/uploads/storage`, {
-      method: 'POST',
-      headers: auth,
-      body: { file: lib.png().toString('base64'), fileName, bucket: 'pass-assets' },
-    });
-    uploadInfoList.push({ fileName, uploadKey: upload.uploadKey });
-  }
+  const uploadInfoList = await lib.uploadPassImages(service.base, auth);
   const pass = await lib.json(`${service.base}/v1/wallet-pass`, {
     method: 'POST',
     headers: auth,
