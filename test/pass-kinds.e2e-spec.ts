@@ -213,7 +213,7 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
       ],
     }).expect(400);
     expect(primary.body.context).toEqual({
-      'passMetadata.primaryFields': 'must contain no more than 1 elements',
+      'passMetadata.primaryFields': 'a storeCard has at most 1 primaryFields (2 given)',
     });
     const keys = await create('Keys', {
       ...METADATA,

@@ -1144,7 +1144,76 @@ export interface components {
       value: components['schemas']['LinkValueDto'][];
       changeMessage?: string | null;
     };
+    EventDto: {
+      /** @example Summer Gala */
+      name: string;
+      /** @example Riverside Hall */
+      venueName: string;
+      /** @example 1 River Street, Springfield */
+      venueAddress?: string;
+      /** @example 48.8566 */
+      latitude?: number;
+      /** @example 2.3522 */
+      longitude?: number;
+      /** @example 2026-05-01T19:30:00+02:00 */
+      startTime: string;
+      /** @example 2026-05-01T23:00:00+02:00 */
+      endTime?: string;
+      /** @example 2026-05-01T18:30:00+02:00 */
+      doorsOpen?: string;
+    };
+    OfferDto: {
+      /** @example 20 % off your next visit */
+      title: string;
+      /** @example Brand Ltd */
+      provider: string;
+      /**
+       * @example both
+       * @enum {string}
+       */
+      redemptionChannel: 'instore' | 'online' | 'both';
+      /** @example One per customer. Not valid with other offers. */
+      finePrint?: string;
+    };
+    TransitStopDto: {
+      /**
+       * @description Airport (IATA), station or stop code.
+       * @example SFO
+       */
+      code: string;
+      /** @example San Francisco */
+      name: string;
+    };
+    TransitDto: {
+      /**
+       * @example air
+       * @enum {string}
+       */
+      transitType: 'air' | 'train' | 'bus' | 'boat' | 'generic';
+      /**
+       * @description Airline or operator.
+       * @example Brand Air
+       */
+      carrier?: string;
+      /**
+       * @description Flight, train or route number (for air: the IATA carrier code and number).
+       * @example BA123
+       */
+      number?: string;
+      origin: components['schemas']['TransitStopDto'];
+      destination: components['schemas']['TransitStopDto'];
+      /** @example 2026-05-01T08:00:00+01:00 */
+      departureTime: string;
+      /** @example 2026-05-01T10:10:00-07:00 */
+      arrivalTime?: string;
+    };
     PassMetadataDto: {
+      /**
+       * @description The kind of pass: the WalletA style of that name; on WalletB a loyalty, offer, event ticket, flight or transit, or generic class. A Published pass keeps its kind (409).
+       * @default storeCard
+       * @enum {string}
+       */
+      passType?: 'storeCard' | 'coupon' | 'eventTicket' | 'boardingPass' | 'generic';
       /** @example Loyalty card of Brand */
       description: string;
       /** @example Brand Ltd */
@@ -1156,11 +1225,11 @@ export interface components {
       topField?: components['schemas']['FieldDto'];
       /** @description Header fields after `topField` (three header fields in all). */
       headerFields?: components['schemas']['FieldDto'][];
-      /** @description At most one field. */
+      /** @description One field; two on a boarding pass (origin and destination). */
       primaryFields?: components['schemas']['FieldDto'][];
-      /** @description With `auxiliaryFields`, at most four fields. */
+      /** @description On a store card, coupon or generic pass, at most four with `auxiliaryFields` together. */
       secondaryFields?: components['schemas']['FieldDto'][];
-      /** @description With `secondaryFields`, at most four fields. */
+      /** @description Four fields; five on a boarding pass. On a store card, coupon or generic pass, at most four with `secondaryFields` together. */
       auxiliaryFields?: components['schemas']['FieldDto'][];
       backFields?: components['schemas']['BackFieldDto'][];
       /**
@@ -1184,6 +1253,12 @@ export interface components {
        * @example 2026-05-02T04:00:00+02:00
        */
       expirationDate?: string;
+      /** @description Required for an `eventTicket`, only there. */
+      event?: components['schemas']['EventDto'];
+      /** @description Required for a `coupon`, only there. */
+      offer?: components['schemas']['OfferDto'];
+      /** @description Required for a `boardingPass`, only there. */
+      transit?: components['schemas']['TransitDto'];
       /** @example Member 123 */
       qrText?: string;
     };

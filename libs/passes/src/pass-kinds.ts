@@ -26,6 +26,13 @@ type KindBlock = (typeof KIND_BLOCKS)[keyof typeof KIND_BLOCKS];
 export const DATE_STYLES = ['none', 'short', 'medium', 'long', 'full'] as const;
 export type DateStyle = (typeof DATE_STYLES)[number];
 
+export const REDEMPTION_CHANNELS = ['instore', 'online', 'both'] as const;
+export type RedemptionChannel = (typeof REDEMPTION_CHANNELS)[number];
+
+/** `air` makes a WalletB flight; the others a WalletB transit object of that type. */
+export const TRANSIT_TYPES = ['air', 'train', 'bus', 'boat', 'generic'] as const;
+export type TransitType = (typeof TRANSIT_TYPES)[number];
+
 export const BARCODE_FORMATS = ['QR', 'PDF417', 'Aztec', 'Code128'] as const;
 export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
 

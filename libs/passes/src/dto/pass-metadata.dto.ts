@@ -1,6 +1,15 @@
 import { NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BARCODE_FORMATS, type BarcodeFormat, DATE_STYLES, type DateStyle } from '../pass-kinds';
+import {
+  BARCODE_FORMATS,
+  type BarcodeFormat,
+  DATE_STYLES,
+  type DateStyle,
+  DEFAULT_PASS_TYPE,
+  PASS_TYPES,
+  type PassType,
+} from '../pass-kinds';
+import { EventDto, IsIsoDateTime, OfferDto, TransitDto } from './pass-kind.dto';
 import {
   ArrayMaxSize,
   IsIn,
@@ -135,6 +144,17 @@ export class BackFieldDto {
 }
 
 export class PassMetadataDto {
+  @ApiPropertyOptional({
+    enum: PASS_TYPES,
+    default: DEFAULT_PASS_TYPE,
+    description:
+      'The kind of pass: the WalletA style of that name; on WalletB a loyalty, offer, event ' +
+      'ticket, flight or transit, or generic class. A Published pass keeps its kind (409).',
+  })
+  @IsOptional()
+  @IsIn(PASS_TYPES)
+  passType?: PassType;
+
   @ApiProperty({ example: 'Loyalty card of Brand' })
   @Required()
   @IsString()
@@ -166,24 +186,29 @@ export class PassMetadataDto {
 
   @ApiPropertyOptional({
     type: [FieldDto],
-    maxItems: 2,
+    maxItems: 3,
     description: 'Header fields after `topField` (three header fields in all).',
   })
   @IsOptional()
-  @ArrayMaxSize(2)
+  @ArrayMaxSize(3)
   @NestedObjects(() => FieldDto)
   headerFields?: FieldDto[];
 
-  @ApiPropertyOptional({ type: [FieldDto], maxItems: 1, description: 'At most one field.' })
+  @ApiPropertyOptional({
+    type: [FieldDto],
+    maxItems: 2,
+    description: 'One field; two on a boarding pass (origin and destination).',
+  })
   @IsOptional()
-  @ArrayMaxSize(1)
+  @ArrayMaxSize(2)
   @NestedObjects(() => FieldDto)
   primaryFields?: FieldDto[];
 
   @ApiPropertyOptional({
     type: [FieldDto],
     maxItems: 4,
-    description: 'With `auxiliaryFields`, at most four fields.',
+    description:
+      'On a store card, coupon or generic pass, at most four with `auxiliaryFields` together.',
   })
   @IsOptional()
   @ArrayMaxSize(4)
@@ -192,11 +217,13 @@ export class PassMetadataDto {
 
   @ApiPropertyOptional({
     type: [FieldDto],
-    maxItems: 4,
-    description: 'With `secondaryFields`, at most four fields.',
+    maxItems: 5,
+    description:
+      'Four fields; five on a boarding pass. On a store card, coupon or generic pass, at ' +
+      'most four with `secondaryFields` together.',
   })
   @IsOptional()
-  @ArrayMaxSize(4)
+  @ArrayMaxSize(5)
   @NestedObjects(() => FieldDto)
   auxiliaryFields?: FieldDto[];
 
@@ -232,8 +259,7 @@ export class PassMetadataDto {
       'ISO 8601 date-time with its offset: the lock screen offers the pass around then (WalletA).',
   })
   @IsOptional()
-  @IsString()
-  @MaxLength(40)
+  @IsIsoDateTime()
   relevantDate?: string;
 
   @ApiPropertyOptional({
@@ -242,9 +268,29 @@ export class PassMetadataDto {
       'ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA).',
   })
   @IsOptional()
-  @IsString()
-  @MaxLength(40)
+  @IsIsoDateTime()
   expirationDate?: string;
+
+  @ApiPropertyOptional({
+    type: EventDto,
+    description: 'Required for an `eventTicket`, only there.',
+  })
+  @IsOptional()
+  @NestedObject(() => EventDto)
+  event?: EventDto;
+
+  @ApiPropertyOptional({ type: OfferDto, description: 'Required for a `coupon`, only there.' })
+  @IsOptional()
+  @NestedObject(() => OfferDto)
+  offer?: OfferDto;
+
+  @ApiPropertyOptional({
+    type: TransitDto,
+    description: 'Required for a `boardingPass`, only there.',
+  })
+  @IsOptional()
+  @NestedObject(() => TransitDto)
+  transit?: TransitDto;
 
   @ApiPropertyOptional({ example: 'Member 123' })
   @IsOptional()

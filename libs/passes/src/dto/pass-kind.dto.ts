@@ -1,0 +1,173 @@
+import { NestedObject, NotEmpty, Required } from '@app/core';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsIn,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  type ValidationOptions,
+} from 'class-validator';
+import { isIsoDateTime, REDEMPTION_CHANNELS, TRANSIT_TYPES } from '../pass-kinds';
+import type { RedemptionChannel, TransitType } from '../pass-kinds';
+
+/** JSON numbers only: `"12"` is refused (the global pipe does no implicit conversion). */
+const FINITE = { allowNaN: false, allowInfinity: false };
+const DATE_TIME_EXAMPLE = '2026-05-01T19:30:00+02:00';
+
+/** An ISO 8601 date-time with its offset, as pass.json and Google's `DateTime` take it. */
+export const IsIsoDateTime = (options?: ValidationOptions): PropertyDecorator =>
+  ValidateBy(
+    {
+      name: 'isIsoDateTime',
+      validator: {
+        validate: (value: unknown) => isIsoDateTime(value),
+        defaultMessage: () =>
+          `must be an ISO 8601 date-time with its offset (e.g. ${DATE_TIME_EXAMPLE})`,
+      },
+    },
+    options,
+  );
+
+/** An event ticket's event (`passType: eventTicket`). */
+export class EventDto {
+  @ApiProperty({ example: 'Summer Gala' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  name!: string;
+
+  @ApiProperty({ example: 'Riverside Hall' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  venueName!: string;
+
+  @ApiPropertyOptional({ example: '1 River Street, Springfield' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  venueAddress?: string;
+
+  @ApiPropertyOptional({ example: 48.8566, minimum: -90, maximum: 90 })
+  @IsOptional()
+  @IsNumber(FINITE)
+  @Min(-90)
+  @Max(90)
+  latitude?: number;
+
+  @ApiPropertyOptional({ example: 2.3522, minimum: -180, maximum: 180 })
+  @IsOptional()
+  @IsNumber(FINITE)
+  @Min(-180)
+  @Max(180)
+  longitude?: number;
+
+  @ApiProperty({ example: DATE_TIME_EXAMPLE })
+  @Required()
+  @IsIsoDateTime()
+  startTime!: string;
+
+  @ApiPropertyOptional({ example: '2026-05-01T23:00:00+02:00' })
+  @IsOptional()
+  @IsIsoDateTime()
+  endTime?: string;
+
+  @ApiPropertyOptional({ example: '2026-05-01T18:30:00+02:00' })
+  @IsOptional()
+  @IsIsoDateTime()
+  doorsOpen?: string;
+}
+
+/** A coupon's offer (`passType: coupon`). */
+export class OfferDto {
+  @ApiProperty({ example: '20 % off your next visit' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  title!: string;
+
+  @ApiProperty({ example: 'Brand Ltd' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  provider!: string;
+
+  @ApiProperty({ enum: REDEMPTION_CHANNELS, example: 'both' })
+  @Required()
+  @IsIn(REDEMPTION_CHANNELS)
+  redemptionChannel!: RedemptionChannel;
+
+  @ApiPropertyOptional({ example: 'One per customer. Not valid with other offers.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  finePrint?: string;
+}
+
+/** One end of a trip. */
+export class TransitStopDto {
+  @ApiProperty({ example: 'SFO', description: 'Airport (IATA), station or stop code.' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(16)
+  code!: string;
+
+  @ApiProperty({ example: 'San Francisco' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  name!: string;
+}
+
+/** A boarding pass's trip (`passType: boardingPass`). */
+export class TransitDto {
+  @ApiProperty({ enum: TRANSIT_TYPES, example: 'air' })
+  @Required()
+  @IsIn(TRANSIT_TYPES)
+  transitType!: TransitType;
+
+  @ApiPropertyOptional({ example: 'Brand Air', description: 'Airline or operator.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  carrier?: string;
+
+  @ApiPropertyOptional({
+    example: 'BA123',
+    description: 'Flight, train or route number (for air: the IATA carrier code and number).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  number?: string;
+
+  @ApiProperty({ type: TransitStopDto })
+  @Required()
+  @NestedObject(() => TransitStopDto)
+  origin!: TransitStopDto;
+
+  @ApiProperty({ type: TransitStopDto })
+  @Required()
+  @NestedObject(() => TransitStopDto)
+  destination!: TransitStopDto;
+
+  @ApiProperty({ example: '2026-05-01T08:00:00+01:00' })
+  @Required()
+  @IsIsoDateTime()
+  departureTime!: string;
+
+  @ApiPropertyOptional({ example: '2026-05-01T10:10:00-07:00' })
+  @IsOptional()
+  @IsIsoDateTime()
+  arrivalTime?: string;
+}
