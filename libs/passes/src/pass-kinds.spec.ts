@@ -1,11 +1,5 @@
-import { ConflictError, InvalidInputError } from '@app/core';
-import {
-  assertPassKind,
-  assertPassTypeKept,
-  isIsoDateTime,
-  type KindMetadata,
-  slotLimit,
-} from './pass-kinds';
+import { ConflictError, InvalidInputError, isIsoDateTime } from '@app/core';
+import { assertPassKind, assertPassTypeKept, type KindMetadata, slotLimit } from './pass-kinds';
 
 const field = (key: string, value = 'x') => ({ key, value });
 const fields = (prefix: string, n: number) =>

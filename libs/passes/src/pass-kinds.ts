@@ -1,4 +1,9 @@
-import { ConflictError, InvalidInputError } from '@app/core';
+import {
+  ConflictError,
+  InvalidInputError,
+  ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
+  isIsoDateTime,
+} from '@app/core';
 
 /** The kinds of pass: WalletA's pass styles, by their names in pass.json. */
 export const PASS_TYPES = [
@@ -86,16 +91,6 @@ const SHARED_ROW_LIMIT = 4;
 
 /** Apple's Code128 encodes ASCII only. */
 const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
-
-/** An ISO 8601 date-time with its offset, as Apple's W3C date strings must be. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-const ISO_MESSAGE =
-  'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)';
-
-export function isIsoDateTime(value: unknown): value is string {
-  return typeof value === 'string' && ISO_DATE_TIME.test(value) && !isNaN(Date.parse(value));
-}
 
 export function passTypeOf(metadata: KindMetadata | null | undefined): PassType {
   return metadata?.passType ?? DEFAULT_PASS_TYPE;

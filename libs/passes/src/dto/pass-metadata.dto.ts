@@ -1,4 +1,4 @@
-import { NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
+import { IsIsoDateTime, NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   BARCODE_FORMATS,
@@ -9,7 +9,7 @@ import {
   PASS_TYPES,
   type PassType,
 } from '../pass-kinds';
-import { EventDto, IsIsoDateTime, OfferDto, TransitDto } from './pass-kind.dto';
+import { EventDto, OfferDto, TransitDto } from './pass-kind.dto';
 import {
   ArrayMaxSize,
   IsIn,
