@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { buildPassFace } from '../package/pass-json';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { renderHolderPage, type HolderPage, type PageImage } from './holder-page';
+import { kindDetails } from './kind-details';
 
 /** The images the page shows (Wallet's names, with their @2x/@3x files). */
 const PAGE_IMAGE = /^(logo|strip)(@([23])x)?\.png$/;
@@ -104,6 +105,7 @@ export class HolderService {
       organizationName: metadata.organizationName,
       description: metadata.description,
       face: buildPassFace(pass, holder),
+      kind: kindDetails({ metadata, holderDate: holder?.relevantDate }),
       logo: this.pageImage(pass, 'logo'),
       strip: this.pageImage(pass, 'strip'),
       personal: holder !== undefined,
