@@ -1261,6 +1261,35 @@ export interface components {
       transit?: components['schemas']['TransitDto'];
       /** @example Member 123 */
       qrText?: string;
+      /**
+       * @description Texts in other languages, by BCP 47 tag: WalletA `<lang>.lproj/pass.strings`, WalletB `translatedValues`, and the holder page in the browser's language. `fields` names the pass's fields by key: a face field's label and value, a back field's label.
+       * @example {
+       *       "de": {
+       *         "description": "Eintrittskarte",
+       *         "fields": {
+       *           "seat": {
+       *             "label": "Platz"
+       *           },
+       *           "event": {
+       *             "value": "Sommergala"
+       *           }
+       *         }
+       *       }
+       *     }
+       */
+      localizations?: {
+        [key: string]: {
+          description?: string;
+          organizationName?: string;
+          passName?: string;
+          fields?: {
+            [key: string]: {
+              label?: string;
+              value?: string;
+            };
+          };
+        };
+      };
     };
     UploadInfoDto: {
       /** @example logo.png */

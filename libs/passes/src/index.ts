@@ -12,6 +12,7 @@ export * from './holders/holder.entity';
 export * from './holders/holders.service';
 export { shownMessage } from './pass-content';
 export * from './pass-counters';
+export * from './localizations';
 export * from './pass-kinds';
 export * from './pass-job.entity';
 export * from './passes.module';

@@ -4,6 +4,7 @@ import {
   ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
   isIsoDateTime,
 } from '@app/core';
+import { assertLocalizations } from './localizations';
 
 /** The kinds of pass: WalletA's pass styles, by their names in pass.json. */
 export const PASS_TYPES = [
@@ -64,6 +65,7 @@ export interface KindMetadata {
   event?: object;
   offer?: object;
   transit?: object;
+  localizations?: unknown;
 }
 
 /**
@@ -120,6 +122,13 @@ export function assertPassKind(metadata: KindMetadata): void {
     }
   }
   assertKindBlocks(passType, metadata);
+  const faceKeys = new Set(
+    fieldsWithPaths(metadata)
+      .filter(([path]) => !path.startsWith(`${PREFIX}.backFields`))
+      .map(([, field]) => field.key),
+  );
+  const backKeys = new Set((metadata.backFields ?? []).map((field) => field.key));
+  assertLocalizations(metadata.localizations, { faceKeys, backKeys });
   if (metadata.barcodeFormat === 'Code128' && !isAscii(metadata.qrUrl ?? '')) {
     throw new InvalidInputError({
       [`${PREFIX}.qrUrl`]: 'must be ASCII text for a Code128 barcode',

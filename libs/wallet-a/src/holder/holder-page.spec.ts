@@ -29,6 +29,7 @@ const pass = {
 
 function model(overrides: Partial<HolderPageModel> = {}): HolderPageModel {
   return {
+    language: 'en',
     passName: pass.passName,
     organizationName: pass.passMetadata.organizationName,
     description: pass.passMetadata.description,

@@ -13,6 +13,8 @@ export interface PageImage {
 }
 
 export interface HolderPageModel {
+  /** The BCP 47 tag of the texts the page shows (its `lang`). */
+  language: string;
   passName: string;
   organizationName: string;
   description: string;
@@ -247,7 +249,7 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
   </aside>`
     : '';
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${escape(model.language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
