@@ -10,9 +10,15 @@ import { startWalletAApp, type WalletAApp } from './support/walleta-env';
 const MB = 1024 * 1024;
 
 /** Every image name a pass package can hold: six roles at three scales. */
-const ALL_IMAGE_NAMES = ['logo', 'icon', 'strip', 'footer', 'thumbnail', 'background'].flatMap(
-  (role) => ['', '@2x', '@3x'].map((scale) => `${role}${scale}.png`),
-);
+const ALL_IMAGE_NAMES = [
+  'logo',
+  'icon',
+  'strip',
+  'footer',
+  'thumbnail',
+  'background',
+  'artwork',
+].flatMap((role) => ['', '@2x', '@3x'].map((scale) => `${role}${scale}.png`));
 
 /**
  * Polls /health while `attack` runs and reports the slowest answer: the event loop must stay
@@ -103,11 +109,11 @@ describe('Pass images and package limits', () => {
   it('refuses a PNG larger in pixels than any pass image at upload', async () => {
     const response = await uploadAs(makeBloatedPng(64, 20_000, 20_000), 'strip.png').expect(400);
     expect(response.body.context).toEqual({
-      file: expect.stringMatching(/20000×20000 pixels; a pass image is at most 1125×660/),
+      file: expect.stringMatching(/20000×20000 pixels; a pass image is at most 1125×1344/),
     });
   });
 
-  it('refuses one upload used for all 18 image names at publish', async () => {
+  it('refuses one upload used for all 21 image names at publish', async () => {
     const key = await owner.upload(makePng({ width: 29, height: 29 }), 'any.png');
     const response = await publish(
       ALL_IMAGE_NAMES.map((fileName) => ({ fileName, uploadKey: key })),

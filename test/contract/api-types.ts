@@ -1151,6 +1151,16 @@ export interface components {
       venueName: string;
       /** @example 1 River Street, Springfield */
       venueAddress?: string;
+      /**
+       * @description City or region of the venue (WalletA `venueRegionName`; a poster event ticket needs it).
+       * @example Springfield
+       */
+      venueRegion?: string;
+      /**
+       * @description Room, hall or stage of the event (WalletA `venueRoom`; a poster event ticket needs it).
+       * @example Main Hall
+       */
+      venueRoom?: string;
       /** @example 48.8566 */
       latitude?: number;
       /** @example 2.3522 */
@@ -1292,7 +1302,10 @@ export interface components {
       };
     };
     UploadInfoDto: {
-      /** @example logo.png */
+      /**
+       * @description Apple's image name. `artwork` (358×448 points) makes an `eventTicket` a poster event ticket on iOS 26 and later (older devices show the classic ticket); it needs `event.venueRegion` and `event.venueRoom`, which Wallet requires of a poster.
+       * @example logo.png
+       */
       fileName: string;
       /** @description From POST /v1/uploads/storage */
       uploadKey: string;

@@ -1,5 +1,11 @@
 import { ConflictError, InvalidInputError, isIsoDateTime } from '@app/core';
-import { assertPassKind, assertPassTypeKept, type KindMetadata, slotLimit } from './pass-kinds';
+import {
+  assertPassKind,
+  assertPassTypeKept,
+  assertPosterArtwork,
+  type KindMetadata,
+  slotLimit,
+} from './pass-kinds';
 
 const field = (key: string, value = 'x') => ({ key, value });
 const fields = (prefix: string, n: number) =>
@@ -162,5 +168,40 @@ describe('pass kinds', () => {
     } catch (error) {
       expect((error as ConflictError).context).toEqual({ passType: 'storeCard' });
     }
+  });
+
+  it('takes an artwork image only on an eventTicket with the venue a poster needs', () => {
+    const poster = (metadata: KindMetadata, fileNames: string[]) => {
+      try {
+        assertPosterArtwork(metadata, fileNames);
+        return undefined;
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidInputError);
+        return (error as InvalidInputError).context;
+      }
+    };
+    const venue = { venueRegion: 'Springfield', venueRoom: 'Main Hall' };
+    const ticket = { passType: 'eventTicket' as const, event: { ...EVENT, ...venue } };
+    expect(poster(ticket, ['logo.png', 'artwork@3x.png'])).toBe(undefined);
+    // Without artwork, a ticket needs no more than before.
+    expect(poster({ passType: 'eventTicket', event: EVENT }, ['logo.png'])).toBe(undefined);
+    expect(poster({ passType: 'eventTicket', event: EVENT }, ['artwork.png'])).toEqual({
+      'passMetadata.event.venueRegion':
+        'is required with an artwork image: Wallet shows a poster event ticket only with it',
+    });
+    expect(
+      poster({ passType: 'eventTicket', event: { ...EVENT, venueRegion: 'Springfield' } }, [
+        'artwork@2x.png',
+      ]),
+    ).toEqual({
+      'passMetadata.event.venueRoom':
+        'is required with an artwork image: Wallet shows a poster event ticket only with it',
+    });
+    expect(poster({ passType: 'coupon', offer: OFFER }, ['artwork.png'])).toEqual({
+      uploadInfoList: 'artwork.png is the picture of a poster event ticket; a coupon has none',
+    });
+    expect(poster({}, ['artwork.png'])).toEqual({
+      uploadInfoList: 'artwork.png is the picture of a poster event ticket; a storeCard has none',
+    });
   });
 });

@@ -222,3 +222,38 @@ function assertKindBlocks(passType: PassType, metadata: KindMetadata): void {
     }
   }
 }
+
+/** An image of the poster event ticket (iOS 26): `artwork.png` and its @2x/@3x. */
+export const isArtworkImage = (fileName: string): boolean =>
+  /^artwork(@[23]x)?\.png$/.test(fileName);
+
+/** What Wallet requires of a poster event ticket's venue besides its name. */
+const POSTER_VENUE = ['venueRegion', 'venueRoom'] as const;
+
+/**
+ * An `artwork` image opts an eventTicket into the poster event ticket, which Wallet shows only
+ * when the pass has every semantic tag the poster requires (eventName, venueName,
+ * venueRegionName, venueRoom); lacking one it silently shows the classic ticket, so the API
+ * says so instead. No other style has a poster to show it on.
+ */
+export function assertPosterArtwork(
+  metadata: KindMetadata & { event?: Partial<Record<(typeof POSTER_VENUE)[number], unknown>> },
+  fileNames: readonly string[],
+): void {
+  if (!fileNames.some(isArtworkImage)) return;
+  const passType = passTypeOf(metadata);
+  if (passType !== 'eventTicket') {
+    throw new InvalidInputError({
+      uploadInfoList: `artwork.png is the picture of a poster event ticket; ${aOrAn(passType)} has none`,
+    });
+  }
+  for (const key of POSTER_VENUE) {
+    const value = metadata.event?.[key];
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw new InvalidInputError({
+        [`${PREFIX}.event.${key}`]:
+          'is required with an artwork image: Wallet shows a poster event ticket only with it',
+      });
+    }
+  }
+}

@@ -31,7 +31,7 @@ import { Pass, type PassStatus } from './entities/pass.entity';
 import { GoogleSaveLinks } from './google-save-links';
 import { HolderChanges, type HolderChangeSet } from './holder-changes';
 import { randomSlug } from './pass-content';
-import { assertPassKind, assertPassTypeKept } from './pass-kinds';
+import { assertPassKind, assertPassTypeKept, assertPosterArtwork } from './pass-kinds';
 import { ShortLinksService } from './short-links.service';
 
 /** Image URLs handed out with `includeAssets=true` stay valid this long. */
@@ -66,6 +66,10 @@ export class PassesService {
       input.uploadInfoList ?? [],
       status,
       true,
+    );
+    assertPosterArtwork(
+      input.passMetadata,
+      uploadInfoList.map((image) => image.fileName),
     );
 
     const pass = stampCreated(
@@ -143,6 +147,10 @@ export class PassesService {
       input.uploadInfoList ?? pass.uploadInfoList,
       status,
       input.uploadInfoList !== undefined || (status === 'Published' && pass.status !== 'Published'),
+    );
+    assertPosterArtwork(
+      input.passMetadata,
+      uploadInfoList.map((image) => image.fileName),
     );
 
     const changed = {

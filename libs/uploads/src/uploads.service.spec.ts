@@ -169,10 +169,10 @@ describe('UploadsService', () => {
       return png;
     };
     await expect(
-      service.upload('ws-1', 'u', { body: withHeader(1125, 661, 0), fileName: 'a.png' }),
+      service.upload('ws-1', 'u', { body: withHeader(1125, 1345, 0), fileName: 'a.png' }),
     ).rejects.toMatchObject({
       code: 'INVALID_INPUT',
-      context: { file: 'this PNG is 1125×661 pixels; a pass image is at most 1125×660' },
+      context: { file: 'this PNG is 1125×1345 pixels; a pass image is at most 1125×1344' },
     });
     await expect(
       service.upload('ws-1', 'u', { body: withHeader(1, 1, 300 * 1024), fileName: 'a.png' }),

@@ -2,7 +2,12 @@ import { ID_PATTERN, NestedObject, NestedObjects, NotEmpty, ReadOnly, Required }
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PASS_STATUSES, type PassStatus } from '../entities/pass.entity';
-import { PassMetadataDto, SLUG_PATTERN, UploadInfoDto } from './pass-metadata.dto';
+import {
+  PASS_IMAGE_NAMES_MAX,
+  PassMetadataDto,
+  SLUG_PATTERN,
+  UploadInfoDto,
+} from './pass-metadata.dto';
 
 export class AccountRefDto {
   @ApiProperty({ description: 'An account of this workspace (GET /v1/accounts)' })
@@ -67,9 +72,9 @@ export class UpdatePassDto extends PassReadOnlyFields {
   @IsIn(PASS_STATUSES)
   status?: PassStatus;
 
-  @ApiPropertyOptional({ type: [UploadInfoDto] })
+  @ApiPropertyOptional({ type: [UploadInfoDto], maxItems: PASS_IMAGE_NAMES_MAX })
   @IsOptional()
-  @ArrayMaxSize(18)
+  @ArrayMaxSize(PASS_IMAGE_NAMES_MAX)
   @NestedObjects(() => UploadInfoDto)
   uploadInfoList?: UploadInfoDto[];
 }

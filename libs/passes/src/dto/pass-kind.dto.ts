@@ -30,6 +30,28 @@ export class EventDto {
   @MaxLength(500)
   venueAddress?: string;
 
+  @ApiPropertyOptional({
+    example: 'Springfield',
+    description:
+      'City or region of the venue (WalletA `venueRegionName`; a poster event ticket needs it).',
+  })
+  @IsOptional()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  venueRegion?: string;
+
+  @ApiPropertyOptional({
+    example: 'Main Hall',
+    description:
+      'Room, hall or stage of the event (WalletA `venueRoom`; a poster event ticket needs it).',
+  })
+  @IsOptional()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  venueRoom?: string;
+
   @ApiPropertyOptional({ example: 48.8566, minimum: -90, maximum: 90 })
   @IsOptional()
   @IsNumber(FINITE)

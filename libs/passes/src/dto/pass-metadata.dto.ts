@@ -337,16 +337,29 @@ export class PassMetadataDto {
   localizations?: PassLocalizations;
 }
 
-/** Image file names a pass package can hold (Apple's names, with their @2x/@3x variants). */
-export const PASS_IMAGE_NAME = /^(logo|icon|strip|footer|thumbnail|background)(@[23]x)?\.png$/;
+/**
+ * Image file names a pass package can hold (Apple's names, with their @2x/@3x variants).
+ * `artwork` opts an eventTicket into the poster event ticket (see `assertPosterArtwork`).
+ */
+export const PASS_IMAGE_NAME =
+  /^(logo|icon|strip|footer|thumbnail|background|artwork)(@[23]x)?\.png$/;
+/** Every name of PASS_IMAGE_NAME: seven roles at three scales. */
+export const PASS_IMAGE_NAMES_MAX = 21;
 export const REQUIRED_PASS_IMAGES = ['logo.png', 'icon.png', 'strip.png'];
 
 export class UploadInfoDto {
-  @ApiProperty({ example: 'logo.png', pattern: PASS_IMAGE_NAME.source })
+  @ApiProperty({
+    example: 'logo.png',
+    pattern: PASS_IMAGE_NAME.source,
+    description:
+      "Apple's image name. `artwork` (358×448 points) makes an `eventTicket` a poster event " +
+      'ticket on iOS 26 and later (older devices show the classic ticket); it needs ' +
+      '`event.venueRegion` and `event.venueRoom`, which Wallet requires of a poster.',
+  })
   @Required()
   @IsString()
   @Matches(PASS_IMAGE_NAME, {
-    message: 'must be logo, icon, strip, footer, thumbnail or background (.png, @2x, @3x)',
+    message: 'must be logo, icon, strip, footer, thumbnail, background or artwork (.png, @2x, @3x)',
   })
   fileName!: string;
 

@@ -12,6 +12,8 @@ const ROLE_POINTS = {
   thumbnail: { width: 90, height: 90 },
   background: { width: 180, height: 220 },
   footer: { width: 286, height: 15 },
+  // The poster event ticket's picture (iOS 26), behind the whole front of the pass.
+  artwork: { width: 358, height: 448 },
 } as const;
 
 export type PassImageRole = keyof typeof ROLE_POINTS;
