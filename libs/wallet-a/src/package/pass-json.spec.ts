@@ -1,4 +1,5 @@
-import type { Pass } from '@app/passes';
+import type { Pass, PassMetadataDto } from '@app/passes';
+import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
 import { buildPassJson, type PassJsonContext } from './pass-json';
 
 const pass = {
@@ -100,4 +101,212 @@ describe("a holder's pass.json", () => {
     expect(shared.serialNumber).toBe('pass-1');
     expect((shared.storeCard as Card).headerFields[0].value).toBe('0');
   });
+});
+
+/** A pass of `kind`, with the images named (an artwork makes a ticket a poster). */
+const passOf = (metadata: PassMetadataDto, images: string[] = ['logo.png']): Pass =>
+  ({
+    id: 'pass-1',
+    deletedTime: null,
+    passMetadata: metadata,
+    uploadInfoList: images.map((fileName) => ({ fileName, uploadKey: `key-${fileName}` })),
+  }) as unknown as Pass;
+
+interface Field {
+  key: string;
+  label?: string;
+  value: string;
+  changeMessage?: string;
+  dateStyle?: string;
+  timeStyle?: string;
+}
+type Structure = Record<string, Field[]> & { transitType?: string };
+const keys = (fields: Field[] | undefined) => (fields ?? []).map((field) => field.key);
+
+describe('pass.json of every kind', () => {
+  it.each(WALLET_A_KIND_NAMES)('writes the %s kind under its style key, and no other', (name) => {
+    const kind = WALLET_A_KINDS[name];
+    const json = buildPassJson(passOf(kind.metadata), context);
+    const styles = ['storeCard', 'coupon', 'eventTicket', 'boardingPass', 'generic'];
+    expect(styles.filter((style) => style in json)).toEqual([kind.style]);
+    const structure = json[kind.style] as Structure;
+    for (const slot of ['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFields']) {
+      expect(Array.isArray(structure[slot])).toBe(true);
+    }
+    // Keys stay unique across the whole pass, front and back.
+    const all = Object.values(structure).flatMap((fields) =>
+      Array.isArray(fields) ? keys(fields) : [],
+    );
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('keeps a pass without passType a store card, as before', () => {
+    const json = buildPassJson(pass, context);
+    expect(json.storeCard).toBeDefined();
+  });
+
+  it.each([
+    ['air', 'PKTransitTypeAir'],
+    ['train', 'PKTransitTypeTrain'],
+    ['bus', 'PKTransitTypeBus'],
+    ['boat', 'PKTransitTypeBoat'],
+    ['generic', 'PKTransitTypeGeneric'],
+  ] as const)('names the transitType of a trip by %s %s', (transitType, pkTransitType) => {
+    const metadata = WALLET_A_KINDS.train.metadata;
+    const json = buildPassJson(
+      passOf({ ...metadata, transit: { ...metadata.transit, transitType } }),
+      context,
+    );
+    expect((json.boardingPass as Structure).transitType).toBe(pkTransitType);
+  });
+
+  it('puts an event where the brand left room, and the rest of it on the back', () => {
+    const json = buildPassJson(passOf(WALLET_A_KINDS.eventTicket.metadata), context);
+    const ticket = json.eventTicket as Structure;
+    expect(ticket.headerFields).toEqual([{ key: 'gate', label: 'Gate', value: 'A' }]);
+    expect(ticket.primaryFields).toEqual([
+      { key: 'event.name', label: 'Event', value: 'Summer Gala' },
+    ]);
+    // The brand's seat fields keep the secondary row; the date and venue go to the back.
+    expect(keys(ticket.secondaryFields)).toEqual(['section', 'row', 'seat']);
+    expect(ticket.auxiliaryFields).toEqual([
+      {
+        key: 'event.doors',
+        label: 'Doors',
+        value: '2026-07-01T18:30:00+02:00',
+        dateStyle: 'PKDateStyleNone',
+        timeStyle: 'PKDateStyleShort',
+      },
+    ]);
+    expect(ticket.backFields).toEqual([
+      {
+        key: 'event.start',
+        label: 'Date',
+        value: '2026-07-01T19:30:00+02:00',
+        dateStyle: 'PKDateStyleMedium',
+        timeStyle: 'PKDateStyleShort',
+      },
+      { key: 'event.venue', label: 'Venue', value: 'Riverside Hall' },
+      {
+        key: 'event.end',
+        label: 'Ends',
+        value: '2026-07-01T23:00:00+02:00',
+        dateStyle: 'PKDateStyleMedium',
+        timeStyle: 'PKDateStyleShort',
+      },
+      { key: 'event.address', label: 'Address', value: '1 River Street, Springfield' },
+    ]);
+  });
+
+  it('shows the date and venue of an event whose brand left the secondary row empty', () => {
+    const metadata = { ...WALLET_A_KINDS.eventTicket.metadata, secondaryFields: [] };
+    const ticket = buildPassJson(passOf(metadata), context).eventTicket as Structure;
+    expect(keys(ticket.secondaryFields)).toEqual(['event.start', 'event.venue']);
+    expect(keys(ticket.backFields)).toEqual(['event.end', 'event.address']);
+  });
+
+  it("gives a coupon its offer's title as the primary field, headed by the provider", () => {
+    const coupon = buildPassJson(passOf(WALLET_A_KINDS.coupon.metadata), context)
+      .coupon as Structure;
+    expect(coupon.primaryFields).toEqual([
+      { key: 'offer.title', label: 'Brand Ltd', value: '20 % off your next visit' },
+    ]);
+    expect(coupon.secondaryFields).toEqual([{ key: 'code', label: 'Code', value: 'SAVE20' }]);
+    expect(coupon.auxiliaryFields).toEqual([]);
+    expect(coupon.backFields).toEqual([
+      { key: 'offer.redemption', label: 'Redeem', value: 'In store or online' },
+      { key: 'offer.finePrint', label: 'Terms', value: 'One per customer.' },
+    ]);
+  });
+
+  it("keeps a coupon's own primary field and moves the offer's title to the back", () => {
+    const metadata = {
+      ...WALLET_A_KINDS.coupon.metadata,
+      primaryFields: [{ key: 'discount', label: 'Off', value: '20 %' }],
+    };
+    const coupon = buildPassJson(passOf(metadata), context).coupon as Structure;
+    expect(keys(coupon.primaryFields)).toEqual(['discount']);
+    expect(keys(coupon.backFields)).toEqual(['offer.title', 'offer.redemption', 'offer.finePrint']);
+  });
+
+  it('gives a boarding pass its origin and destination, departure, arrival and flight', () => {
+    const flight = buildPassJson(passOf(WALLET_A_KINDS.flight.metadata), context)
+      .boardingPass as Structure;
+    expect(flight.transitType).toBe('PKTransitTypeAir');
+    expect(flight.primaryFields).toEqual([
+      { key: 'transit.origin', label: 'London Heathrow', value: 'LHR' },
+      { key: 'transit.destination', label: 'San Francisco', value: 'SFO' },
+    ]);
+    expect(flight.secondaryFields).toEqual([
+      {
+        key: 'transit.departure',
+        label: 'Departs',
+        value: '2026-05-01T08:00:00+01:00',
+        dateStyle: 'PKDateStyleMedium',
+        timeStyle: 'PKDateStyleShort',
+      },
+      {
+        key: 'transit.arrival',
+        label: 'Arrives',
+        value: '2026-05-01T11:10:00-07:00',
+        dateStyle: 'PKDateStyleMedium',
+        timeStyle: 'PKDateStyleShort',
+      },
+    ]);
+    // The passenger, seat and group are the brand's; the flight number goes to the back.
+    expect(keys(flight.auxiliaryFields)).toEqual(['passenger', 'seat', 'boardingGroup']);
+    expect(flight.backFields).toEqual([
+      { key: 'transit.number', label: 'Brand Air', value: 'BA123' },
+    ]);
+  });
+
+  it("keeps a boarding pass's own origin and destination, and a key the brand already uses", () => {
+    const metadata = {
+      ...WALLET_A_KINDS.flight.metadata,
+      primaryFields: [
+        { key: 'from', label: 'London', value: 'LHR' },
+        { key: 'to', label: 'San Francisco', value: 'SFO' },
+      ],
+      auxiliaryFields: [],
+      backFields: [{ key: 'transit.number', label: 'Flight', value: [{ text: 'BA 123' }] }],
+    };
+    const flight = buildPassJson(passOf(metadata), context).boardingPass as Structure;
+    expect(keys(flight.primaryFields)).toEqual(['from', 'to']);
+    // The brand's field of the key wins; the kind's of the same key is left out.
+    expect(keys(flight.auxiliaryFields)).toEqual([]);
+    expect(keys(flight.backFields)).toEqual([
+      'transit.number',
+      'transit.origin',
+      'transit.destination',
+    ]);
+    expect(flight.backFields[0].value).toBe('BA 123');
+  });
+
+  it('adds nothing to store cards and generic passes', () => {
+    for (const name of ['storeCard', 'generic'] as const) {
+      const kind = WALLET_A_KINDS[name];
+      const structure = buildPassJson(passOf(kind.metadata), context)[kind.style] as Structure;
+      const all = Object.values(structure).flatMap((fields) =>
+        Array.isArray(fields) ? keys(fields) : [],
+      );
+      expect(all.filter((key) => key.includes('.'))).toEqual([]);
+    }
+  });
+
+  it.each(WALLET_A_KIND_NAMES)(
+    "puts a notification's message first on the back of the %s kind, with its changeMessage",
+    (name) => {
+      const kind = WALLET_A_KINDS[name];
+      const json = buildPassJson(passOf(kind.metadata), {
+        ...context,
+        messageField: { key: 'notification', value: 'Doors open at 18:30', changeMessage: '%@' },
+      });
+      const structure = json[kind.style] as Structure;
+      expect(structure.backFields[0]).toEqual({
+        key: 'notification',
+        value: 'Doors open at 18:30',
+        changeMessage: '%@',
+      });
+    },
+  );
 });

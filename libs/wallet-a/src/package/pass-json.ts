@@ -1,5 +1,12 @@
 import { displayTextDeep } from '@app/core';
-import type { BackFieldDto, FieldDto, Pass } from '@app/passes';
+import {
+  passTypeOf,
+  type BackFieldDto,
+  type FieldDto,
+  type Pass,
+  type TransitType,
+} from '@app/passes';
+import { kindFields, placeKindFields } from './kind-fields';
 
 /** What pass.json needs besides the pass itself. */
 export interface PassJsonContext {
@@ -36,6 +43,8 @@ export interface PassJsonField {
   value: string;
   attributedValue?: string;
   changeMessage?: string;
+  dateStyle?: PKDateStyle;
+  timeStyle?: PKDateStyle;
 }
 
 /** Apple's colour format: `rgb(r, g, b)`. */
@@ -73,6 +82,16 @@ const PK_DATE_STYLES = {
   long: 'PKDateStyleLong',
   full: 'PKDateStyleFull',
 } as const;
+export type PKDateStyle = (typeof PK_DATE_STYLES)[keyof typeof PK_DATE_STYLES];
+
+/** A boarding pass's `transit.transitType` as pass.json names it. */
+const PK_TRANSIT_TYPES: Record<TransitType, string> = {
+  air: 'PKTransitTypeAir',
+  train: 'PKTransitTypeTrain',
+  bus: 'PKTransitTypeBus',
+  boat: 'PKTransitTypeBoat',
+  generic: 'PKTransitTypeGeneric',
+};
 
 /** Back-field links point at their short links, so taps are counted; the text links them. */
 function backField(source: BackFieldDto): PassJsonField {
@@ -132,7 +151,7 @@ export function barcodeEncoding(message: string): BarcodeEncoding {
 
 /**
  * What a holder sees on the front of the pass: its colours (`#RRGGBB`, null where Wallet uses
- * its own), the store card's front fields and the barcode. The package and the holder's page
+ * its own), the brand's front fields and the barcode. The package and the holder's page
  * both read it from here, so a holder's values and barcode fall back to the pass's in one place.
  */
 export interface PassFace {
@@ -181,8 +200,10 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
 }
 
 /**
- * The pass.json of a store card (the style that shows logo, icon and strip images): the
- * spec's topField is the header field, secondaryFields and backFields map one to one.
+ * The pass.json of a pass, or of a holder's copy of it, in the style of its `passType`
+ * (DESIGN.md §9): the brand's fields slot for slot (topField first in the header), the kind's
+ * event, offer or trip where the brand left room (`kind-fields.ts`). The notification message
+ * is the first back field, which every style has.
  */
 export function buildPassJson(pass: Pass, context: PassJsonContext): Record<string, unknown> {
   return displayTextDeep(passJson(pass, context));
@@ -190,10 +211,31 @@ export function buildPassJson(pass: Pass, context: PassJsonContext): Record<stri
 
 function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown> {
   const metadata = pass.passMetadata;
-  const backFields = (metadata.backFields ?? []).map(backField);
-  if (context.messageField) backFields.unshift(context.messageField);
+  const passType = passTypeOf(metadata);
   const holder = context.holder;
   const face = passFace(pass, holder);
+  const brandBack = (metadata.backFields ?? []).map(backField);
+  if (context.messageField) brandBack.unshift(context.messageField);
+  const usedKeys = new Set(
+    [
+      ...face.headerFields,
+      ...face.primaryFields,
+      ...face.secondaryFields,
+      ...face.auxiliaryFields,
+      ...brandBack,
+    ].map((field) => field.key),
+  );
+  const placed = placeKindFields(
+    {
+      headerFields: face.headerFields,
+      primaryFields: face.primaryFields,
+      secondaryFields: face.secondaryFields,
+      auxiliaryFields: face.auxiliaryFields,
+    },
+    brandBack,
+    kindFields({ metadata }),
+    usedKeys,
+  );
   return {
     formatVersion: 1,
     passTypeIdentifier: context.passTypeIdentifier,
@@ -220,12 +262,12 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
         }
       : {}),
     ...(pass.deletedTime !== null || holder?.voided === true ? { voided: true } : {}),
-    storeCard: {
-      headerFields: face.headerFields,
-      primaryFields: face.primaryFields,
-      secondaryFields: face.secondaryFields,
-      auxiliaryFields: face.auxiliaryFields,
-      backFields,
+    [passType]: {
+      ...(passType === 'boardingPass'
+        ? { transitType: PK_TRANSIT_TYPES[metadata.transit?.transitType ?? 'generic'] }
+        : {}),
+      ...placed.face,
+      backFields: placed.backFields,
     },
   };
 }

@@ -1,0 +1,159 @@
+import type { PassMetadataDto } from '@app/passes';
+
+/** One kind of pass as WalletA writes it, for the unit specs and the end-to-end suite. */
+export interface WalletAKind {
+  /** pass.json's style key. */
+  style: 'storeCard' | 'coupon' | 'eventTicket' | 'boardingPass' | 'generic';
+  metadata: PassMetadataDto;
+  /** A personal holder's values of the pass's face fields (a seat, a gate, a passenger). */
+  holderValues: Record<string, string>;
+}
+
+const brand = {
+  description: 'Brand pass',
+  organizationName: 'Brand Ltd',
+  backgroundColor: '#102030',
+  displayTextColor: '#FFFFFF',
+};
+
+/**
+ * Every kind of pass (DESIGN.md §9), as the `passMetadata` of a create request that the API's
+ * rules accept. Each leaves some face slots to its kind's fields and fills others itself, so
+ * both the derived fields and the brand's winning over them show.
+ */
+export const WALLET_A_KINDS = {
+  storeCard: {
+    style: 'storeCard',
+    metadata: {
+      ...brand,
+      topField: { key: 'points', label: 'Points', value: '100', changeMessage: 'Now %@ points' },
+      secondaryFields: [{ key: 'tier', label: 'Tier', value: 'Gold' }],
+      backFields: [
+        {
+          key: 'links',
+          label: 'Links',
+          value: [{ text: 'Stores', link: 'https://brand.example' }],
+        },
+      ],
+      qrUrl: 'https://brand.example/member/1',
+      qrText: 'Member 1',
+      expirationDate: '2027-12-31T23:59:59+01:00',
+    },
+    holderValues: { points: '250' },
+  },
+  coupon: {
+    style: 'coupon',
+    metadata: {
+      ...brand,
+      passType: 'coupon',
+      offer: {
+        title: '20 % off your next visit',
+        provider: 'Brand Ltd',
+        redemptionChannel: 'both',
+        finePrint: 'One per customer.',
+      },
+      // The primary field is left to the offer's title.
+      secondaryFields: [{ key: 'code', label: 'Code', value: 'SAVE20' }],
+      barcodeFormat: 'Code128',
+      qrUrl: 'SAVE20-0001',
+      expirationDate: '2026-09-30T23:59:59+02:00',
+    },
+    holderValues: { code: 'SAVE20-ALICE' },
+  },
+  eventTicket: {
+    style: 'eventTicket',
+    metadata: {
+      ...brand,
+      passType: 'eventTicket',
+      event: {
+        name: 'Summer Gala',
+        venueName: 'Riverside Hall',
+        venueAddress: '1 River Street, Springfield',
+        venueRegion: 'Springfield',
+        venueRoom: 'Main Hall',
+        latitude: 48.8566,
+        longitude: 2.3522,
+        startTime: '2026-07-01T19:30:00+02:00',
+        endTime: '2026-07-01T23:00:00+02:00',
+        doorsOpen: '2026-07-01T18:30:00+02:00',
+      },
+      // Primary and auxiliary slots are left to the event; the seat is the brand's.
+      topField: { key: 'gate', label: 'Gate', value: 'A' },
+      secondaryFields: [
+        { key: 'section', label: 'Section', value: 'Floor' },
+        { key: 'row', label: 'Row', value: '-' },
+        { key: 'seat', label: 'Seat', value: '-' },
+      ],
+      barcodeFormat: 'QR',
+      qrUrl: 'TICKET-0001',
+      expirationDate: '2026-07-02T04:00:00+02:00',
+    },
+    holderValues: { section: 'B', row: '12', seat: '7', gate: 'C' },
+  },
+  flight: {
+    style: 'boardingPass',
+    metadata: {
+      ...brand,
+      passType: 'boardingPass',
+      transit: {
+        transitType: 'air',
+        carrier: 'Brand Air',
+        number: 'BA123',
+        origin: { code: 'LHR', name: 'London Heathrow' },
+        destination: { code: 'SFO', name: 'San Francisco' },
+        departureTime: '2026-05-01T08:00:00+01:00',
+        arrivalTime: '2026-05-01T11:10:00-07:00',
+      },
+      // Primary and secondary slots are left to the trip.
+      headerFields: [{ key: 'gate', label: 'Gate', value: '-' }],
+      auxiliaryFields: [
+        { key: 'passenger', label: 'Passenger', value: 'Guest' },
+        { key: 'seat', label: 'Seat', value: '-' },
+        { key: 'boardingGroup', label: 'Group', value: '1' },
+      ],
+      barcodeFormat: 'PDF417',
+      qrUrl: 'M1GUEST/BRAND ABC123 LHRSFOBA 0123',
+    },
+    holderValues: { gate: 'B32', passenger: 'Maya Rivera', seat: '14A' },
+  },
+  train: {
+    style: 'boardingPass',
+    metadata: {
+      ...brand,
+      passType: 'boardingPass',
+      transit: {
+        transitType: 'train',
+        carrier: 'Brand Rail',
+        number: 'ICE 512',
+        origin: { code: 'FRA', name: 'Frankfurt Hbf' },
+        destination: { code: 'KOE', name: 'Köln Hbf' },
+        departureTime: '2026-05-01T09:00:00+02:00',
+        arrivalTime: '2026-05-01T10:05:00+02:00',
+      },
+      auxiliaryFields: [
+        { key: 'coach', label: 'Coach', value: '-' },
+        { key: 'seat', label: 'Seat', value: '-' },
+        { key: 'platform', label: 'Platform', value: '7' },
+      ],
+      barcodeFormat: 'Aztec',
+      qrUrl: 'RAIL-0001',
+      relevantDate: '2026-05-01T08:30:00+02:00',
+    },
+    holderValues: { coach: '9', seat: '55' },
+  },
+  generic: {
+    style: 'generic',
+    metadata: {
+      ...brand,
+      passType: 'generic',
+      topField: { key: 'member', label: 'Member since', value: '2020' },
+      primaryFields: [{ key: 'name', label: 'Name', value: 'Staff' }],
+      secondaryFields: [{ key: 'level', label: 'Level', value: 'Staff' }],
+      qrUrl: 'https://brand.example/staff/1',
+    },
+    holderValues: { name: 'Maya Rivera' },
+  },
+} satisfies Record<string, WalletAKind>;
+
+export type WalletAKindName = keyof typeof WALLET_A_KINDS;
+export const WALLET_A_KIND_NAMES = Object.keys(WALLET_A_KINDS) as WalletAKindName[];
