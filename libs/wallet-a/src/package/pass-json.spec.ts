@@ -1,6 +1,10 @@
 import type { Pass, PassMetadataDto } from '@app/passes';
-import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
-import { buildPassJson, type PassJsonContext } from './pass-json';
+import {
+  WALLET_A_KIND_NAMES,
+  WALLET_A_KINDS,
+  type WalletAKindName,
+} from '../../../../test/support/wallet-a-kinds';
+import { buildPassJson, type PassJsonContext, type PassJsonHolder } from './pass-json';
 
 const pass = {
   id: 'pass-1',
@@ -112,6 +116,15 @@ const passOf = (metadata: PassMetadataDto, images: string[] = ['logo.png']): Pas
     uploadInfoList: images.map((fileName) => ({ fileName, uploadKey: `key-${fileName}` })),
   }) as unknown as Pass;
 
+const holderOf = (values: Record<string, string>, dates: Partial<PassJsonHolder> = {}) => ({
+  serialNumber: 'holder-1',
+  fieldValues: values,
+  barcodeValue: null,
+  barcodeText: null,
+  voided: false,
+  ...dates,
+});
+
 interface Field {
   key: string;
   label?: string;
@@ -143,6 +156,9 @@ describe('pass.json of every kind', () => {
   it('keeps a pass without passType a store card, as before', () => {
     const json = buildPassJson(pass, context);
     expect(json.storeCard).toBeDefined();
+    expect(json.semantics).toBeUndefined();
+    expect(json.relevantDates).toBeUndefined();
+    expect(json.preferredStyleSchemes).toBeUndefined();
   });
 
   it.each([
@@ -203,6 +219,22 @@ describe('pass.json of every kind', () => {
     const ticket = buildPassJson(passOf(metadata), context).eventTicket as Structure;
     expect(keys(ticket.secondaryFields)).toEqual(['event.start', 'event.venue']);
     expect(keys(ticket.backFields)).toEqual(['event.end', 'event.address']);
+  });
+
+  it("shows a holder's own day as the event's date, without the pass's end", () => {
+    const json = buildPassJson(passOf(WALLET_A_KINDS.eventTicket.metadata), {
+      ...context,
+      holder: holderOf(WALLET_A_KINDS.eventTicket.holderValues, {
+        relevantDate: '2026-07-02T19:30:00+02:00',
+      }),
+    });
+    const ticket = json.eventTicket as Structure;
+    expect(ticket.backFields.find((field) => field.key === 'event.start')?.value).toBe(
+      '2026-07-02T19:30:00+02:00',
+    );
+    expect(keys(ticket.backFields)).not.toContain('event.end');
+    expect(ticket.secondaryFields.map((field) => field.value)).toEqual(['B', '12', '7']);
+    expect(ticket.headerFields[0].value).toBe('C');
   });
 
   it("gives a coupon its offer's title as the primary field, headed by the provider", () => {
@@ -309,4 +341,89 @@ describe('pass.json of every kind', () => {
       });
     },
   );
+
+  it("writes a holder's own relevant and expiration dates over the pass's", () => {
+    const metadata = {
+      ...WALLET_A_KINDS.storeCard.metadata,
+      relevantDate: '2026-05-01T10:00:00+02:00',
+    };
+    const own = buildPassJson(passOf(metadata), {
+      ...context,
+      holder: holderOf(
+        {},
+        {
+          relevantDate: '2026-06-01T10:00:00+02:00',
+          expirationDate: '2026-06-02T00:00:00+02:00',
+        },
+      ),
+    });
+    expect(own).toMatchObject({
+      relevantDate: '2026-06-01T10:00:00+02:00',
+      relevantDates: [
+        { date: '2026-06-01T10:00:00+02:00', relevantDate: '2026-06-01T10:00:00+02:00' },
+      ],
+      expirationDate: '2026-06-02T00:00:00+02:00',
+    });
+    // A holder without dates of its own has the pass's.
+    const shared = buildPassJson(passOf(metadata), {
+      ...context,
+      holder: holderOf({}, { relevantDate: null, expirationDate: null }),
+    });
+    expect(shared).toMatchObject({
+      relevantDate: '2026-05-01T10:00:00+02:00',
+      expirationDate: '2027-12-31T23:59:59+01:00',
+    });
+  });
+
+  it('writes semantic tags for tickets and boarding passes only', () => {
+    const semantics = (name: WalletAKindName) =>
+      buildPassJson(passOf(WALLET_A_KINDS[name].metadata), context).semantics;
+    expect(semantics('eventTicket')).toMatchObject({
+      eventName: 'Summer Gala',
+      venueName: 'Riverside Hall',
+      venueLocation: { latitude: 48.8566, longitude: 2.3522 },
+    });
+    expect(semantics('flight')).toMatchObject({ flightCode: 'BA123', flightNumber: 123 });
+    expect(semantics('storeCard')).toBeUndefined();
+    expect(semantics('coupon')).toBeUndefined();
+    expect(semantics('generic')).toBeUndefined();
+  });
+});
+
+describe('the poster event ticket', () => {
+  const ticket = WALLET_A_KINDS.eventTicket;
+
+  it('opts a ticket with an artwork image into the poster, keeping the classic fields', () => {
+    const json = buildPassJson(passOf(ticket.metadata, ['logo.png', 'artwork@2x.png']), {
+      ...context,
+      holder: holderOf(ticket.holderValues),
+    });
+    expect(json.preferredStyleSchemes).toEqual(['posterEventTicket', 'eventTicket']);
+    // Every tag Apple requires of a poster (eventName, venueName, venueRegionName, venueRoom),
+    // with the general event type, which requires no more, and the holder's seat.
+    expect(json.semantics).toMatchObject({
+      eventType: 'PKEventTypeGeneric',
+      eventName: 'Summer Gala',
+      venueName: 'Riverside Hall',
+      venueRegionName: 'Springfield',
+      venueRoom: 'Main Hall',
+      eventStartDate: '2026-07-01T19:30:00+02:00',
+      venueLocation: { latitude: 48.8566, longitude: 2.3522 },
+      seats: [{ seatSection: 'B', seatRow: '12', seatNumber: '7' }],
+    });
+    const classic = json.eventTicket as Structure;
+    expect(keys(classic.primaryFields)).toEqual(['event.name']);
+    expect(keys(classic.secondaryFields)).toEqual(['section', 'row', 'seat']);
+  });
+
+  it('leaves a ticket without artwork, and every other style, classic', () => {
+    const classic = buildPassJson(passOf(ticket.metadata), context);
+    expect(classic.preferredStyleSchemes).toBeUndefined();
+    expect((classic.semantics as Record<string, unknown>).eventType).toBeUndefined();
+    const coupon = buildPassJson(
+      passOf(WALLET_A_KINDS.coupon.metadata, ['logo.png', 'artwork.png']),
+      context,
+    );
+    expect(coupon.preferredStyleSchemes).toBeUndefined();
+  });
 });

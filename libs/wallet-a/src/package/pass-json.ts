@@ -1,5 +1,6 @@
 import { displayTextDeep } from '@app/core';
 import {
+  isArtworkImage,
   passTypeOf,
   type BackFieldDto,
   type FieldDto,
@@ -7,6 +8,8 @@ import {
   type TransitType,
 } from '@app/passes';
 import { kindFields, placeKindFields } from './kind-fields';
+import { relevance } from './relevance';
+import { semanticTags } from './semantic-tags';
 
 /** What pass.json needs besides the pass itself. */
 export interface PassJsonContext {
@@ -35,6 +38,9 @@ export interface PassJsonHolder {
   barcodeValue: string | null;
   barcodeText: string | null;
   voided: boolean;
+  /** The holder's own day and end (ISO 8601); null or absent: the pass's. */
+  relevantDate?: string | null;
+  expirationDate?: string | null;
 }
 
 export interface PassJsonField {
@@ -202,8 +208,10 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
 /**
  * The pass.json of a pass, or of a holder's copy of it, in the style of its `passType`
  * (DESIGN.md §9): the brand's fields slot for slot (topField first in the header), the kind's
- * event, offer or trip where the brand left room (`kind-fields.ts`). The notification message
- * is the first back field, which every style has.
+ * event, offer or trip where the brand left room (`kind-fields.ts`), its relevant dates
+ * (`relevance.ts`) and semantic tags (`semantic-tags.ts`), and the poster event ticket for an
+ * eventTicket with an artwork image. The notification message is the first back field, which
+ * every style has.
  */
 export function buildPassJson(pass: Pass, context: PassJsonContext): Record<string, unknown> {
   return displayTextDeep(passJson(pass, context));
@@ -213,6 +221,7 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
   const metadata = pass.passMetadata;
   const passType = passTypeOf(metadata);
   const holder = context.holder;
+  const holderDate = holder?.relevantDate ?? null;
   const face = passFace(pass, holder);
   const brandBack = (metadata.backFields ?? []).map(backField);
   if (context.messageField) brandBack.unshift(context.messageField);
@@ -233,9 +242,14 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
       auxiliaryFields: face.auxiliaryFields,
     },
     brandBack,
-    kindFields({ metadata }),
+    kindFields({ metadata, holderDate }),
     usedKeys,
   );
+  const poster =
+    passType === 'eventTicket' &&
+    pass.uploadInfoList.some((image) => isArtworkImage(image.fileName));
+  const semantics = semanticTags({ metadata, holder, poster });
+  const expirationDate = holder?.expirationDate ?? metadata.expirationDate;
   return {
     formatVersion: 1,
     passTypeIdentifier: context.passTypeIdentifier,
@@ -249,8 +263,8 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
     webServiceURL: context.webServiceURL,
     authenticationToken: context.authenticationToken,
     ...(face.barcode ? { barcodes: [face.barcode] } : {}),
-    ...(metadata.relevantDate ? { relevantDate: metadata.relevantDate } : {}),
-    ...(metadata.expirationDate ? { expirationDate: metadata.expirationDate } : {}),
+    ...relevance({ metadata, holderDate }),
+    ...(expirationDate ? { expirationDate } : {}),
     ...(context.locations.length > 0
       ? {
           locations: context.locations.slice(0, 10).map((location) => ({
@@ -262,6 +276,9 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
         }
       : {}),
     ...(pass.deletedTime !== null || holder?.voided === true ? { voided: true } : {}),
+    ...(semantics ? { semantics } : {}),
+    // Devices before iOS 26 ignore the key and show the classic ticket of the same fields.
+    ...(poster ? { preferredStyleSchemes: ['posterEventTicket', 'eventTicket'] } : {}),
     [passType]: {
       ...(passType === 'boardingPass'
         ? { transitType: PK_TRANSIT_TYPES[metadata.transit?.transitType ?? 'generic'] }
