@@ -111,6 +111,8 @@ export class PassPackageService {
               barcodeValue: holder.barcodeValue,
               barcodeText: holder.barcodeText,
               voided: holder.status === 'Voided',
+              relevantDate: holder.relevantDate,
+              expirationDate: holder.expirationDate,
             },
     });
     const changed = Math.max(pass.updatedTime.getTime(), holder?.updatedTime.getTime() ?? 0);
