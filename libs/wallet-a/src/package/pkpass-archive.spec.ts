@@ -1,5 +1,6 @@
-import type { Pass } from '@app/passes';
+import type { Pass, PassMetadataDto } from '@app/passes';
 import { PKPass } from 'passkit-generator';
+import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
 // The end-to-end suites' package reader: unzip, and openssl to verify as a device would.
 import { openPackage, sha1 } from '../../../../test/support/pkpass';
 import { generateDevelopmentMaterial } from '../signing/signing-material';
@@ -56,11 +57,44 @@ const passJsonOf = (source: Pass) =>
 const passJson = passJsonOf(pass);
 
 /** passkit-generator writes the dates it reads back as UTC with milliseconds: the same instants. */
+const utc = (date: unknown) => new Date(date as string).toISOString();
 const asWritten = (json: Record<string, unknown>) => ({
   ...json,
-  relevantDate: new Date(json.relevantDate as string).toISOString(),
-  expirationDate: new Date(json.expirationDate as string).toISOString(),
+  ...(json.relevantDate ? { relevantDate: utc(json.relevantDate) } : {}),
+  ...(json.expirationDate ? { expirationDate: utc(json.expirationDate) } : {}),
+  ...(Array.isArray(json.relevantDates)
+    ? {
+        relevantDates: (json.relevantDates as Record<string, string>[]).map((entry) =>
+          Object.fromEntries(Object.entries(entry).map(([key, date]) => [key, utc(date)])),
+        ),
+      }
+    : {}),
+  // It writes every event ticket with iOS 18's additional-info row, empty when we send none.
+  ...(json.eventTicket ? { eventTicket: { additionalInfoFields: [], ...json.eventTicket } } : {}),
 });
+
+/**
+ * What passkit-generator writes back of `json`, and what it warned about besides the missing
+ * icon (these packages have no images). It validates pass.json against Apple's schema, warning
+ * about and stripping whatever does not fit, so what it writes must be exactly what we wrote.
+ */
+function throughPasskitGenerator(json: Record<string, unknown>): {
+  written: unknown;
+  warnings: unknown[];
+} {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  try {
+    const reference = new PKPass(
+      { 'pass.json': Buffer.from(JSON.stringify(json)) },
+      { wwdr: material.wwdrPem, signerCert: material.certPem, signerKey: material.keyPem },
+    );
+    const written = JSON.parse(reference.getAsRaw()['pass.json'].toString('utf8')) as unknown;
+    const warnings = warn.mock.calls.filter(([message]) => !String(message).includes('icon'));
+    return { written, warnings };
+  } finally {
+    warn.mockRestore();
+  }
+}
 
 describe('pkpass archive', () => {
   it.each(['QR', 'PDF417', 'Aztec', 'Code128'])(
@@ -70,40 +104,75 @@ describe('pkpass archive', () => {
         ...pass,
         passMetadata: { ...pass.passMetadata, barcodeFormat },
       } as Pass);
-      const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-      try {
-        const reference = new PKPass(
-          { 'pass.json': Buffer.from(JSON.stringify(json)) },
-          { wwdr: material.wwdrPem, signerCert: material.certPem, signerKey: material.keyPem },
-        );
-        const written = reference.getAsRaw()['pass.json'];
-        const unexpected = warn.mock.calls.filter(([message]) => !String(message).includes('icon'));
-        expect(unexpected).toEqual([]);
-        expect(JSON.parse(written.toString('utf8'))).toEqual(asWritten(json));
-      } finally {
-        warn.mockRestore();
-      }
+      const { written, warnings } = throughPasskitGenerator(json);
+      expect(warnings).toEqual([]);
+      expect(written).toEqual(asWritten(json));
     },
   );
 
   it('writes pass.json that an independent pass library accepts unchanged', () => {
-    // passkit-generator validates pass.json against Apple's schema, warning about and
-    // stripping whatever does not fit; what it writes back must be exactly what we wrote.
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    try {
-      const reference = new PKPass(
-        { 'pass.json': Buffer.from(JSON.stringify(passJson)) },
-        { wwdr: material.wwdrPem, signerCert: material.certPem, signerKey: material.keyPem },
-      );
-      const written = reference.getAsRaw()['pass.json'];
-      const unexpected = warn.mock.calls.filter(
-        ([message]) => !String(message).includes('icon'), // no images in this package
-      );
-      expect(unexpected).toEqual([]);
-      expect(JSON.parse(written.toString('utf8'))).toEqual(asWritten(passJson));
-    } finally {
-      warn.mockRestore();
-    }
+    const { written, warnings } = throughPasskitGenerator(passJson);
+    expect(warnings).toEqual([]);
+    expect(written).toEqual(asWritten(passJson));
+  });
+
+  const kindPass = (metadata: PassMetadataDto, images: string[]): Pass =>
+    ({
+      id: 'pass-1',
+      deletedTime: null,
+      passMetadata: metadata,
+      uploadInfoList: images.map((fileName) => ({ fileName, uploadKey: fileName })),
+    }) as unknown as Pass;
+
+  it.each(
+    WALLET_A_KIND_NAMES.flatMap((name) => [[name, 'shared'] as const, [name, 'holder'] as const]),
+  )(
+    'writes the pass.json of the %s kind (%s) that an independent pass library accepts unchanged',
+    (name, copy) => {
+      const kind = WALLET_A_KINDS[name];
+      const json = buildPassJson(kindPass(kind.metadata, ['logo.png']), {
+        passTypeIdentifier: 'pass.example.unit',
+        teamIdentifier: 'TEAMUNIT01',
+        webServiceURL: 'https://wallet.test/passkit',
+        authenticationToken: 'a'.repeat(32),
+        locations: [],
+        messageField: { key: 'notification', value: 'Hello', changeMessage: '%@' },
+        ...(copy === 'holder'
+          ? {
+              holder: {
+                serialNumber: 'holder-1',
+                fieldValues: kind.holderValues,
+                barcodeValue: null,
+                barcodeText: null,
+                voided: false,
+                relevantDate: '2026-07-02T19:30:00+02:00',
+                expirationDate: '2026-07-03T04:00:00+02:00',
+              },
+            }
+          : {}),
+      });
+      const { written, warnings } = throughPasskitGenerator(json);
+      expect(warnings).toEqual([]);
+      expect(written).toEqual(asWritten(json));
+      expect(json[kind.style]).toBeDefined();
+    },
+  );
+
+  it('writes a poster event ticket that an independent pass library accepts unchanged', () => {
+    const json = buildPassJson(
+      kindPass(WALLET_A_KINDS.eventTicket.metadata, ['logo.png', 'artwork.png']),
+      {
+        passTypeIdentifier: 'pass.example.unit',
+        teamIdentifier: 'TEAMUNIT01',
+        webServiceURL: 'https://wallet.test/passkit',
+        authenticationToken: 'a'.repeat(32),
+        locations: [],
+      },
+    );
+    expect(json.preferredStyleSchemes).toEqual(['posterEventTicket', 'eventTicket']);
+    const { written, warnings } = throughPasskitGenerator(json);
+    expect(warnings).toEqual([]);
+    expect(written).toEqual(asWritten(json));
   });
 
   it('zips every file with a manifest of their SHA-1s and a signature over it', async () => {
