@@ -1,0 +1,140 @@
+import type { Pass } from '@app/passes';
+import { Template } from '@walletpass/pass-js';
+import { makePng } from '../../../../test/support/png';
+import {
+  WALLET_A_KIND_NAMES,
+  WALLET_A_KINDS,
+  type WalletAKindName,
+} from '../../../../test/support/wallet-a-kinds';
+import { generateDevelopmentMaterial } from '../signing/signing-material';
+import { buildPassJson, type PassJsonContext } from './pass-json';
+import { passSigner, writePkpass } from './pkpass-archive';
+
+const material = generateDevelopmentMaterial('pass.example.unit', 'TEAMUNIT01');
+const signer = passSigner(material);
+
+/** Images at Apple's sizes, which pass-js checks (an icon of at least 29 points, ...). */
+const IMAGES: Record<string, Buffer> = {
+  'icon.png': makePng({ width: 38, height: 38 }),
+  'icon@2x.png': makePng({ width: 76, height: 76 }),
+  'logo.png': makePng({ width: 160, height: 50 }),
+  'strip.png': makePng({ width: 375, height: 123 }),
+  'artwork.png': makePng({ width: 358, height: 448 }),
+};
+
+const context: PassJsonContext = {
+  passTypeIdentifier: 'pass.example.unit',
+  teamIdentifier: 'TEAMUNIT01',
+  webServiceURL: 'https://wallet.test/passkit',
+  authenticationToken: 'a'.repeat(32),
+  locations: [{ latitude: 48.85, longitude: 2.35, altitude: null, relevantText: 'Near' }],
+  messageField: { key: 'notification', value: 'Doors open at 18:30', changeMessage: '%@' },
+};
+
+type Copy = 'shared pass' | "holder's copy";
+
+/** The signed package of a kind, as the service builds it: pass.json, images, manifest, signature. */
+async function packageOf(
+  name: WalletAKindName,
+  copy: Copy,
+  imageNames: string[],
+): Promise<{ json: Record<string, unknown>; archive: Buffer }> {
+  const kind = WALLET_A_KINDS[name];
+  const pass = {
+    id: 'pass-1',
+    deletedTime: null,
+    passMetadata: kind.metadata,
+    uploadInfoList: imageNames.map((fileName) => ({ fileName, uploadKey: fileName })),
+  } as unknown as Pass;
+  const json = buildPassJson(pass, {
+    ...context,
+    ...(copy === "holder's copy"
+      ? {
+          holder: {
+            serialNumber: 'holder-1',
+            fieldValues: kind.holderValues,
+            barcodeValue: 'HOLDER-1',
+            barcodeText: 'Holder 1',
+            voided: false,
+            relevantDate: '2026-07-02T19:30:00+02:00',
+            expirationDate: '2026-07-03T04:00:00+02:00',
+          },
+        }
+      : {}),
+  });
+  const files = new Map<string, Buffer>([['pass.json', Buffer.from(JSON.stringify(json))]]);
+  for (const fileName of imageNames) files.set(fileName, IMAGES[fileName]);
+  return { json, archive: await writePkpass(files, signer, new Date()) };
+}
+
+type Structure = Record<string, { key: string }[]> & { transitType?: string };
+
+/** The keys of each slot of a pass.json structure; pass-js leaves empty slots out. */
+function slotKeys(structure: Structure): Record<string, string[]> {
+  const keys: Record<string, string[]> = {};
+  for (const slot of [
+    'headerFields',
+    'primaryFields',
+    'secondaryFields',
+    'auxiliaryFields',
+    'backFields',
+  ]) {
+    const fields = structure[slot] ?? [];
+    if (fields.length > 0) keys[slot] = fields.map((field) => field.key);
+  }
+  return keys;
+}
+
+describe('every kind of package, read by @walletpass/pass-js', () => {
+  const cases = WALLET_A_KIND_NAMES.flatMap((name) =>
+    (['shared pass', "holder's copy"] as const).map((copy) => [name, copy] as const),
+  );
+
+  it.each(cases)('accepts the %s kind (%s)', async (name, copy) => {
+    const { json, archive } = await packageOf(name, copy, ['icon.png', 'logo.png', 'strip.png']);
+    const template = await Template.fromBuffer(archive);
+    const pass = template.createPass();
+    expect(() => pass.validate()).not.toThrow();
+
+    // It read the pass we wrote: its style and transit type, every field in its slot, the
+    // barcode and the dates.
+    const style = WALLET_A_KINDS[name].style;
+    expect(template.style).toBe(style);
+    const read = JSON.parse(JSON.stringify(pass)) as Record<string, unknown>;
+    const ours = json[style] as Structure;
+    const theirs = read[style] as Structure;
+    expect(slotKeys(theirs)).toEqual(slotKeys(ours));
+    if (style === 'boardingPass') expect(theirs.transitType).toBe(ours.transitType);
+    expect(read.barcodes).toEqual(json.barcodes);
+    expect(read.serialNumber).toBe(json.serialNumber);
+    expect(read.relevantDate).toBe(json.relevantDate);
+    expect(read.expirationDate).toBe(json.expirationDate);
+  });
+
+  it('accepts a poster event ticket, whose artwork it does not know and leaves alone', async () => {
+    const { json, archive } = await packageOf('eventTicket', "holder's copy", [
+      'icon.png',
+      'icon@2x.png',
+      'logo.png',
+      'strip.png',
+      'artwork.png',
+    ]);
+    expect(json.preferredStyleSchemes).toEqual(['posterEventTicket', 'eventTicket']);
+    const template = await Template.fromBuffer(archive);
+    expect(() => template.createPass().validate()).not.toThrow();
+    expect(template.style).toBe('eventTicket');
+  });
+
+  it('refuses a package without the images Apple requires, so its acceptance means something', async () => {
+    const { archive } = await packageOf('coupon', 'shared pass', ['icon.png']);
+    const template = await Template.fromBuffer(archive);
+    expect(() => template.createPass().validate()).toThrow('Missing required image logo.png');
+    const tinyIcon = new Map([
+      ['pass.json', Buffer.from('{"coupon":{}}')],
+      ['icon.png', makePng()],
+    ]);
+    await expect(
+      Template.fromBuffer(await writePkpass(tinyIcon, signer, new Date())),
+    ).rejects.toThrow(/icon image must have width 29px/);
+  });
+});
