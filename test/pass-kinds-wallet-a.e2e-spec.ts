@@ -383,4 +383,34 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
       uploadInfoList: 'artwork.png is the picture of a poster event ticket; a coupon has none',
     });
   });
+
+  it('documents one example request of each kind, and each creates a pass of its kind', async () => {
+    const docs = (await http().get('/docs-json').expect(200)).body as {
+      paths: Record<
+        string,
+        Record<string, { requestBody: { content: Record<string, { examples?: object }> } }>
+      >;
+    };
+    const examples = docs.paths['/v1/wallet-pass'].post.requestBody.content['application/json']
+      .examples as Record<string, { value: { passName: string; passMetadata: object } }>;
+    expect(Object.keys(examples)).toEqual([
+      'storeCard',
+      'coupon',
+      'eventTicket',
+      'boardingPass',
+      'generic',
+    ]);
+    for (const [passType, { value }] of Object.entries(examples)) {
+      const created = await http()
+        .post('/v1/wallet-pass')
+        .set(app.owner.auth)
+        .send({ ...value, passName: `Example ${passType}` })
+        .expect(201);
+      const metadata = (created.body as { passMetadata: { passType?: string } }).passMetadata;
+      expect(metadata.passType ?? 'storeCard').toBe(passType);
+    }
+    expect((examples.coupon.value.passMetadata as { barcodeFormat?: string }).barcodeFormat).toBe(
+      'Code128',
+    );
+  });
 });

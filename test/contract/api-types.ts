@@ -343,7 +343,7 @@ export interface paths {
     put?: never;
     /**
      * Create a pass
-     * @description `passName` is unique in the workspace. Status defaults to `Draft`.
+     * @description `passName` is unique in the workspace. Status defaults to `Draft`. `passMetadata.passType` makes a store card (the default), coupon, event ticket, boarding pass or generic pass; the examples show one of each.
      */
     post: operations['PassesController_create'];
     delete?: never;

@@ -12,6 +12,7 @@ import {
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -24,6 +25,7 @@ import {
 } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { CreatePassDto, UpdatePassDto } from './dto/create-pass.dto';
+import { CREATE_PASS_EXAMPLES } from './dto/create-pass.examples';
 import { ListPassesQuery } from './dto/list-passes.query';
 import { PassPage, PassResponse, toPassResponse, toPassSummary } from './dto/pass.response';
 import { PassesService } from './passes.service';
@@ -52,8 +54,12 @@ export class PassesController {
   @RequireWriter()
   @ApiOperation({
     summary: 'Create a pass',
-    description: '`passName` is unique in the workspace. Status defaults to `Draft`.',
+    description:
+      '`passName` is unique in the workspace. Status defaults to `Draft`. `passMetadata.passType` ' +
+      'makes a store card (the default), coupon, event ticket, boarding pass or generic pass; ' +
+      'the examples show one of each.',
   })
+  @ApiBody({ type: CreatePassDto, examples: CREATE_PASS_EXAMPLES })
   @ApiCreatedResponse({ type: PassResponse })
   @ApiBadRequestResponse({ type: ErrorBody })
   @ApiNotFoundResponse({ description: 'Unknown account or upload', type: ErrorBody })

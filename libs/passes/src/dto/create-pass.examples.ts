@@ -1,0 +1,128 @@
+import type { CreatePassDto } from './create-pass.dto';
+
+const brand = {
+  organizationName: 'Brand Ltd',
+  backgroundColor: '#1A2B3C',
+  displayTextColor: '#FFFFFF',
+};
+
+/**
+ * One request of each kind of pass (DESIGN.md §9) for POST /v1/wallet-pass, as drafts: a client
+ * uploads the images (logo, icon and strip) and publishes with PATCH. Each is accepted as it is
+ * (test/pass-kinds-wallet-a.e2e-spec.ts sends every one).
+ */
+export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: CreatePassDto }> = {
+  storeCard: {
+    summary: 'Store card (the default kind)',
+    value: {
+      passName: 'Loyalty card',
+      passMetadata: {
+        ...brand,
+        description: 'Loyalty card of Brand',
+        topField: {
+          key: 'points',
+          label: 'Points',
+          value: '0',
+          changeMessage: 'You now have %@ points',
+        },
+        secondaryFields: [{ key: 'tier', label: 'Tier', value: 'Basic' }],
+        qrUrl: 'https://brand.example/member',
+      },
+      notificationHeader: 'Brand news',
+    },
+  },
+  coupon: {
+    summary: 'Coupon with a Code128 barcode',
+    value: {
+      passName: 'Spring coupon',
+      passMetadata: {
+        ...brand,
+        passType: 'coupon',
+        description: 'Spring coupon of Brand',
+        offer: {
+          title: '20 % off your next visit',
+          provider: 'Brand Ltd',
+          redemptionChannel: 'both',
+          finePrint: 'One per customer. Not valid with other offers.',
+        },
+        secondaryFields: [{ key: 'code', label: 'Code', value: 'SPRING20' }],
+        barcodeFormat: 'Code128',
+        qrUrl: 'SPRING20-0001',
+        qrText: 'SPRING20-0001',
+        expirationDate: '2026-05-31T23:59:00+02:00',
+      },
+    },
+  },
+  eventTicket: {
+    summary: 'Event ticket with its seat (each holder gets their own)',
+    value: {
+      passName: 'Summer Gala tickets',
+      passMetadata: {
+        ...brand,
+        passType: 'eventTicket',
+        description: 'Ticket for the Summer Gala',
+        event: {
+          name: 'Summer Gala',
+          venueName: 'Riverside Hall',
+          venueAddress: '1 River Street, Springfield',
+          venueRegion: 'Springfield',
+          venueRoom: 'Main Hall',
+          latitude: 48.8566,
+          longitude: 2.3522,
+          startTime: '2026-07-01T19:30:00+02:00',
+          endTime: '2026-07-01T23:00:00+02:00',
+          doorsOpen: '2026-07-01T18:30:00+02:00',
+        },
+        secondaryFields: [
+          { key: 'section', label: 'Section', value: '-' },
+          { key: 'row', label: 'Row', value: '-' },
+          { key: 'seat', label: 'Seat', value: '-' },
+        ],
+        qrUrl: 'TICKET',
+        expirationDate: '2026-07-02T04:00:00+02:00',
+      },
+    },
+  },
+  boardingPass: {
+    summary: 'Boarding pass of a flight',
+    value: {
+      passName: 'Flight BA123',
+      passMetadata: {
+        ...brand,
+        passType: 'boardingPass',
+        description: 'Boarding pass BA123 London to San Francisco',
+        transit: {
+          transitType: 'air',
+          carrier: 'Brand Air',
+          number: 'BA123',
+          origin: { code: 'LHR', name: 'London Heathrow' },
+          destination: { code: 'SFO', name: 'San Francisco' },
+          departureTime: '2026-05-01T08:00:00+01:00',
+          arrivalTime: '2026-05-01T11:10:00-07:00',
+        },
+        headerFields: [{ key: 'gate', label: 'Gate', value: '-' }],
+        auxiliaryFields: [
+          { key: 'passenger', label: 'Passenger', value: '-' },
+          { key: 'seat', label: 'Seat', value: '-' },
+          { key: 'boardingGroup', label: 'Group', value: '-' },
+        ],
+        barcodeFormat: 'PDF417',
+        qrUrl: 'M1PASSENGER/BRAND ABC123 LHRSFOBA 0123',
+      },
+    },
+  },
+  generic: {
+    summary: 'Generic pass (a membership card)',
+    value: {
+      passName: 'Staff card',
+      passMetadata: {
+        ...brand,
+        passType: 'generic',
+        description: 'Staff card of Brand',
+        primaryFields: [{ key: 'name', label: 'Name', value: '-' }],
+        secondaryFields: [{ key: 'role', label: 'Role', value: 'Staff' }],
+        qrUrl: 'https://brand.example/staff',
+      },
+    },
+  },
+};
