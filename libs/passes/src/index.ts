@@ -10,6 +10,7 @@ export * from './holder-changes';
 export * from './holders/holder.entity';
 export * from './holders/holders.service';
 export { shownMessage } from './pass-content';
+export * from './pass-kinds';
 export * from './pass-counters';
 export * from './pass-job.entity';
 export * from './passes.module';
