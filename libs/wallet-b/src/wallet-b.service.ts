@@ -15,7 +15,7 @@ import {
   type GoogleResult,
 } from './google/google-wallet-client';
 import { WalletBClass } from './classes/wallet-b-class.entity';
-import { classTypeFor, COLLECTIONS } from './google/class-types';
+import { classTypeFor, saveLinkPayload } from './google/class-types';
 import { signRs256Jwt } from './google/jwt';
 import {
   buildHolderObjectContent,
@@ -172,7 +172,7 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
         typ: 'savetowallet',
         iat: Math.floor(Date.now() / 1000),
         origins: [new URL(this.config.publicBaseUrl).origin],
-        payload: { [COLLECTIONS[type].saveLinkKey]: [object] },
+        payload: saveLinkPayload(type, object),
       },
       account.privateKey,
     );

@@ -1,5 +1,5 @@
 import { passTypeOf, type KindMetadata } from '@app/passes';
-import type { ClassType } from './wallet-objects.types';
+import type { ClassType, WalletObject } from './wallet-objects.types';
 
 /** Google's REST collections of a class type, and the save-link payload key of its objects. */
 export interface ClassCollections {
@@ -40,4 +40,12 @@ export function classTypeFor(metadata: KindMetadata): ClassType {
     case 'generic':
       return 'generic';
   }
+}
+
+/** A save link's JWT `payload`: the object under its class type's key (`loyaltyObjects`, ...). */
+export function saveLinkPayload(
+  type: ClassType,
+  object: WalletObject,
+): Record<string, WalletObject[]> {
+  return { [COLLECTIONS[type].saveLinkKey]: [object] };
 }

@@ -129,4 +129,48 @@ describe('GoogleWalletClient against the Google Wallet fake', () => {
     });
     expect(fake.calls.length - calls).toBe(1);
   });
+
+  it("talks to each class type's collections, which refuse what Google refuses", async () => {
+    const offer = {
+      id: `${ISSUER}.offer`,
+      issuerName: 'Brand',
+      reviewStatus: 'UNDER_REVIEW' as const,
+      title: '20 % off',
+      provider: 'Brand',
+    };
+    // TypeScript already wants a redemption channel; Google, and so the fake, too.
+    // @ts-expect-error -- the class Google refuses
+    const refused = await client.insertClass('offer', offer);
+    expect(refused).toMatchObject({ ok: false, kind: 'rejected', status: 400 });
+    expect(refused.ok ? '' : refused.reason).toContain('redemptionChannel is required');
+    expect(
+      await client.insertClass('offer', { ...offer, redemptionChannel: 'BOTH' }),
+    ).toMatchObject({ ok: true });
+    expect(fake.calls.at(-1)!.path).toBe('/walletobjects/v1/offerClass');
+    expect(fake.classTypeOf(`${ISSUER}.offer`)).toBe('offer');
+    expect(await client.getClass('generic', `${ISSUER}.offer`)).toMatchObject({
+      kind: 'not-found',
+    });
+
+    // An object's class must be of the object's own type.
+    const insertObject = (collection: string) =>
+      fetch(`${fake.url}/walletobjects/v1/${collection}`, {
+        method: 'POST',
+        headers: {
+          authorization: fake.calls.at(-1)!.authorization!,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ id: `${ISSUER}.o1`, classId: `${ISSUER}.offer`, state: 'ACTIVE' }),
+      });
+    expect((await insertObject('loyaltyObject')).status).toBe(404);
+    expect((await insertObject('offerObject')).status).toBe(200);
+    expect(await client.patchObject('offer', `${ISSUER}.o1`, { state: 'EXPIRED' })).toMatchObject({
+      ok: true,
+      value: { state: 'EXPIRED', classId: `${ISSUER}.offer` },
+    });
+    // A PATCH may not leave a resource without what its type requires.
+    expect(
+      await client.patchClass('offer', { ...offer, redemptionChannel: 'SOMETIMES' } as never),
+    ).toMatchObject({ ok: false, status: 400 });
+  });
 });

@@ -5,11 +5,12 @@ import { AccessTokenSource, describeError } from './access-tokens';
 import type { ServiceAccount } from './service-account';
 import { COLLECTIONS } from './class-types';
 import type {
+  ClassOf,
   ClassType,
+  ObjectContentOf,
   WalletClass,
   WalletMessage,
   WalletObject,
-  WalletObjectContent,
 } from './wallet-objects.types';
 
 export const NOT_CONFIGURED_REASON = 'WalletB is not configured: set WALLET_B_SERVICE_ACCOUNT';
@@ -97,7 +98,10 @@ export class GoogleWalletClient {
     return this.tokens !== undefined;
   }
 
-  insertClass(type: ClassType, resource: WalletClass): Promise<GoogleResult<WalletClass>> {
+  insertClass<T extends ClassType>(
+    type: T,
+    resource: ClassOf[T],
+  ): Promise<GoogleResult<WalletClass>> {
     return this.request('POST', `/${COLLECTIONS[type].classes}`, resource);
   }
 
@@ -106,7 +110,10 @@ export class GoogleWalletClient {
   }
 
   /** PATCH: fields left out keep their value at Google (messages, for one). */
-  patchClass(type: ClassType, resource: WalletClass): Promise<GoogleResult<WalletClass>> {
+  patchClass<T extends ClassType>(
+    type: T,
+    resource: ClassOf[T],
+  ): Promise<GoogleResult<WalletClass>> {
     return this.request('PATCH', classPath(type, resource.id), resource);
   }
 
@@ -140,10 +147,10 @@ export class GoogleWalletClient {
     ).then((result) => (result.ok ? { ok: true, value: result.value.resource } : result));
   }
 
-  patchObject(
-    type: ClassType,
+  patchObject<T extends ClassType>(
+    type: T,
     objectId: string,
-    content: WalletObjectContent,
+    content: ObjectContentOf<T>,
   ): Promise<GoogleResult<WalletObject>> {
     return this.request('PATCH', objectPath(type, objectId), content);
   }

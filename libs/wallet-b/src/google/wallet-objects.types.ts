@@ -275,4 +275,9 @@ export type WalletObject = ObjectOf[ClassType];
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** The fields of an object that follow the pass (everything but id, class and messages). */
-export type WalletObjectContent = OmitEach<WalletObject, 'id' | 'classId' | 'messages'>;
+export type ObjectContentOf<T extends ClassType> = OmitEach<
+  ObjectOf[T],
+  'id' | 'classId' | 'messages'
+>;
+
+export type WalletObjectContent = ObjectContentOf<ClassType>;
