@@ -315,6 +315,171 @@ describe('pages in a browser', () => {
     },
   );
 
+  /** A Published pass of one kind, with the logo, icon and strip of every pass here. */
+  async function publishKind(
+    owner: OwnerSession,
+    passName: string,
+    passMetadata: object,
+  ): Promise<{ id: string; slug: string }> {
+    const uploadInfoList = [];
+    for (const [fileName, png] of [
+      ['logo.png', makePng({ width: 160, height: 50, rgba: [255, 255, 255, 255] })],
+      ['icon.png', makePng({ width: 29, height: 29, rgba: [255, 255, 255, 255] })],
+      [
+        'strip.png',
+        makePng({
+          width: 375,
+          height: 123,
+          rgba: [40, 60, 120, 255],
+          gradientTo: [90, 30, 90, 255],
+        }),
+      ],
+    ] as const) {
+      uploadInfoList.push({ fileName, uploadKey: await owner.upload(png, fileName) });
+    }
+    const created = await request(testApp.server)
+      .post('/v1/wallet-pass')
+      .set(owner.auth)
+      .send({ passName, passMetadata, status: 'Published', uploadInfoList })
+      .expect(201);
+    return created.body as { id: string; slug: string };
+  }
+
+  /** The kind section's heading, route, then each row's label and value, as the page shows them. */
+  async function kindText(page: Page): Promise<string[]> {
+    return page
+      .locator('.kind h2, .kind .code, .kind dt, .kind dd')
+      .evaluateAll((nodes) =>
+        nodes.map((node) => (node.textContent ?? '').replace(/\s+/g, ' ').trim()),
+      );
+  }
+
+  it('shows each kind of pass as what it is, personal copies with their own values', async () => {
+    const owner = await OwnerSession.start(testApp.server);
+    const base = {
+      organizationName: 'Brand Ltd',
+      backgroundColor: '#1A2B3C',
+      displayTextColor: '#FFFFFF',
+    };
+    const ticket = await publishKind(owner, 'Summer Gala ticket', {
+      ...base,
+      description: 'Event ticket',
+      passType: 'eventTicket',
+      event: {
+        name: 'Summer Gala',
+        venueName: 'Riverside Hall',
+        venueAddress: '1 River Street, Springfield',
+        startTime: '2026-07-04T19:30:00+02:00',
+        doorsOpen: '2026-07-04T18:45:00+02:00',
+      },
+      primaryFields: [{ key: 'event', label: 'Event', value: 'Summer Gala' }],
+      secondaryFields: [
+        { key: 'seat', label: 'Seat', value: '—' },
+        { key: 'row', label: 'Row', value: '—' },
+      ],
+      barcodeFormat: 'PDF417',
+      qrUrl: 'TICKET-0000',
+    });
+    const coupon = await publishKind(owner, 'Summer coupon', {
+      ...base,
+      description: 'Coupon',
+      passType: 'coupon',
+      offer: {
+        title: '20 % off your next visit',
+        provider: 'Brand Ltd',
+        redemptionChannel: 'instore',
+        finePrint: 'One per customer.',
+      },
+      primaryFields: [{ key: 'offer', label: 'Offer', value: '20 % off' }],
+      barcodeFormat: 'Code128',
+      qrUrl: 'SUMMER20',
+    });
+    const shuttle = await publishKind(owner, 'Airport shuttle', {
+      ...base,
+      description: 'Boarding pass',
+      passType: 'boardingPass',
+      transit: {
+        transitType: 'bus',
+        carrier: 'Brand Shuttle',
+        number: 'S7',
+        origin: { code: 'APT', name: 'Airport Terminal 2' },
+        destination: { code: 'CTR', name: 'City Centre' },
+        departureTime: '2026-07-04T08:00:00+02:00',
+        arrivalTime: '2026-07-04T08:45:00+02:00',
+      },
+      primaryFields: [
+        { key: 'from', label: 'Airport', value: 'APT' },
+        { key: 'to', label: 'City', value: 'CTR' },
+      ],
+      auxiliaryFields: [{ key: 'passenger', label: 'Passenger', value: '—' }],
+      qrUrl: 'SHUTTLE-0000',
+    });
+    const generic = await publishKind(owner, 'Staff ID', {
+      ...base,
+      description: 'Staff card',
+      passType: 'generic',
+      primaryFields: [{ key: 'name', label: 'Name', value: 'Staff' }],
+      qrUrl: 'https://brand.example/staff',
+    });
+
+    const ticketHolder = await request(testApp.server)
+      .post(`/v1/wallet-pass/${ticket.id}/holders`)
+      .set(owner.auth)
+      .send({
+        externalId: 'ticket-1',
+        fieldValues: { seat: '14', row: 'F' },
+        barcodeValue: 'TICKET-0014F',
+      })
+      .expect(201);
+    const page = await open('phone', (ticketHolder.body as { downloadUrl: string }).downloadUrl);
+    expect(await kindText(page)).toEqual([
+      'Summer Gala',
+      'Date',
+      'Sat 4 July 2026, 19:30',
+      'Doors',
+      '18:45',
+      'Venue',
+      'Riverside Hall 1 River Street, Springfield',
+    ]);
+    expect(await fieldText(page, 'seat')).toEqual(['SEAT', '14']);
+    expect(await fieldText(page, 'row')).toEqual(['ROW', 'F']);
+    // A PDF417 code is drawn by Wallet; the page shows its message.
+    await expect(page.locator('.barcode-text code').textContent()).resolves.toBe('TICKET-0014F');
+    await screenshot(page, 'holder-page-event-ticket-personal-phone');
+
+    const couponPage = await open('phone', `${baseUrl}/p/${coupon.slug}`);
+    expect(await kindText(couponPage)).toEqual([
+      '20 % off your next visit',
+      'From',
+      'Brand Ltd',
+      'Redeem',
+      'In store',
+      'Terms',
+      'One per customer.',
+    ]);
+    await expect(couponPage.locator('.barcode-text code').textContent()).resolves.toBe('SUMMER20');
+    await screenshot(couponPage, 'holder-page-coupon-phone');
+
+    const shuttlePage = await open('phone', `${baseUrl}/p/${shuttle.slug}`);
+    expect(await kindText(shuttlePage)).toEqual([
+      'APT',
+      'CTR',
+      'Bus Brand Shuttle S7',
+      'Departs',
+      'Sat 4 July 2026, 08:00',
+      'Arrives',
+      'Sat 4 July 2026, 08:45',
+    ]);
+    await screenshot(shuttlePage, 'holder-page-boarding-pass-phone');
+
+    const genericPage = await open('phone', `${baseUrl}/p/${generic.slug}`);
+    await expect(genericPage.locator('.kind').count()).resolves.toBe(0);
+    expect(await fieldText(genericPage, 'name')).toEqual(['NAME', 'Staff']);
+    await screenshot(genericPage, 'holder-page-generic-phone');
+    // The pages keep today's policy: nothing was refused.
+    expect(await violations('phone')).toEqual([]);
+  });
+
   it('shows what the brand and the holder wrote as text, running none of it', async () => {
     const owner = await OwnerSession.start(testApp.server);
     const uploadInfoList = [];

@@ -167,6 +167,8 @@ describe('Holders', () => {
         [{ externalId: 'ok', barcodeValue: 'x'.repeat(2049) }, 'barcodeValue'],
         [{ externalId: 'ok', barcodeText: 'x'.repeat(256) }, 'barcodeText'],
         [{ externalId: 'ok', colour: 'red' }, 'colour'],
+        [{ externalId: 'ok', relevantDate: '2026-05-01' }, 'relevantDate'],
+        [{ externalId: 'ok', expirationDate: 'tomorrow' }, 'expirationDate'],
       ];
       for (const [body, field] of cases) {
         const response = await post(pass.id, body).expect(400);
@@ -181,40 +183,57 @@ describe('Holders', () => {
 
     it('takes the largest valid body even with every character escaped (no 413)', async () => {
       const key = (name: string) => name.padEnd(64, 'k');
+      // A boarding pass has the most face fields: 3 header, 2 primary, 4 secondary, 5 auxiliary.
+      const slots = { headerFields: 3, primaryFields: 2, secondaryFields: 4, auxiliaryFields: 5 };
+      const names: string[] = [];
+      const faceFields = Object.fromEntries(
+        Object.entries(slots).map(([slot, n]) => [
+          slot,
+          Array.from({ length: n }, (_, i) => {
+            names.push(`${slot[0]}${i}`);
+            return { key: key(`${slot[0]}${i}`), label: slot, value: '' };
+          }),
+        ]),
+      );
       const pass = await createPass({
         passMetadata: {
-          ...METADATA,
-          topField: { key: key('a'), label: 'A', value: '0' },
-          secondaryFields: ['b', 'c', 'd', 'e'].map((name) => ({
-            key: key(name),
-            label: name,
-            value: '',
-          })),
+          description: METADATA.description,
+          organizationName: METADATA.organizationName,
+          passType: 'boardingPass',
+          transit: {
+            transitType: 'bus',
+            origin: { code: 'APT', name: 'Airport' },
+            destination: { code: 'CTR', name: 'City centre' },
+            departureTime: '2026-05-01T08:00:00+02:00',
+          },
+          ...faceFields,
         },
       });
       const values = (char: string) =>
-        Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((name) => [key(name), char.repeat(2000)]));
+        Object.fromEntries(names.map((name) => [key(name), char.repeat(2000)]));
       const body = (char: string) => ({
         externalId: 'x'.repeat(255),
         fieldValues: values(char),
         barcodeValue: char.repeat(2048),
         barcodeText: char.repeat(255),
+        relevantDate: '2026-05-01T07:30:00+02:00',
+        expirationDate: '2026-05-01T12:00:00+02:00',
       });
-      // Every character, property names included, as a \uXXXX escape: about 77 KB.
+      // Every character, property names included, as a \uXXXX escape: about 190 KB.
       const escaped = (value: object) =>
         JSON.stringify(value).replace(
           /[^"{}:,]/g,
           (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
         );
       const created = escaped(body('é'));
-      expect(created.length).toBeGreaterThan(64 * 1024);
+      expect(created.length).toBeGreaterThan(128 * 1024);
       const response = await http()
         .post(holders(pass.id))
         .set(auth())
         .set('content-type', 'application/json')
         .send(created)
         .expect(201);
-      expect((response.body as HolderBody).fieldValues[key('e')]).toBe('é'.repeat(2000));
+      expect((response.body as HolderBody).fieldValues[key('a4')]).toBe('é'.repeat(2000));
       const changes: Partial<ReturnType<typeof body>> = body('ü');
       delete changes.externalId;
       await http()
@@ -228,7 +247,7 @@ describe('Holders', () => {
         .post(holders(pass.id))
         .set(auth())
         .set('content-type', 'application/json')
-        .send(`{"externalId":"y","barcodeText":"${' '.repeat(200 * 1024)}"}`)
+        .send(`{"externalId":"y","barcodeText":"${' '.repeat(300 * 1024)}"}`)
         .expect(413);
       expect(huge.body.errorCode).toBe('PAYLOAD_TOO_LARGE');
     });
@@ -397,6 +416,56 @@ describe('Holders', () => {
       const taken = await http().patch(url).set(auth()).send({ externalId: 'taken' }).expect(409);
       expect(taken.body.context).toEqual({ externalId: 'taken' });
       await http().patch(url).set(auth()).send({ externalId: null }).expect(400);
+    });
+
+    it("keeps a holder's own dates, falls back to the pass's, and versions a change", async () => {
+      const passDates = {
+        relevantDate: '2026-06-01T18:00:00+02:00',
+        expirationDate: '2026-12-31T23:59:00+01:00',
+      };
+      const pass = await createPass({ passMetadata: { ...METADATA, ...passDates } });
+      const created = (
+        await post(pass.id, {
+          externalId: 'day-1',
+          relevantDate: '2026-05-01T19:30:00+02:00',
+        }).expect(201)
+      ).body as HolderBody;
+      expect(created).toMatchObject({
+        relevantDate: '2026-05-01T19:30:00+02:00',
+        expirationDate: passDates.expirationDate,
+      });
+      const url = `${holders(pass.id)}/${created.id}`;
+      const dated = await http()
+        .patch(url)
+        .set(auth())
+        .send({ expirationDate: '2026-05-02T04:00:00+02:00' })
+        .expect(200);
+      expect(dated.body).toMatchObject({
+        relevantDate: '2026-05-01T19:30:00+02:00',
+        expirationDate: '2026-05-02T04:00:00+02:00',
+      });
+      expect((await stored(created.id)).version).toBe(2);
+      // The offset the client sent is kept: it is what the wallets show the date in.
+      const reset = await http().patch(url).set(auth()).send({ relevantDate: null }).expect(200);
+      expect(reset.body).toMatchObject({ relevantDate: passDates.relevantDate });
+      const row = await stored(created.id);
+      expect(row).toMatchObject({
+        relevantDate: null,
+        expirationDate: '2026-05-02T04:00:00+02:00',
+      });
+      expect(row.version).toBe(3);
+
+      await importCsv(
+        pass.id,
+        'externalId,relevantDate\nday-1,2026-05-03T10:00:00Z\nday-2,2026-05-04T10:00:00Z\n',
+      ).expect(200);
+      expect(await stored(created.id)).toMatchObject({
+        relevantDate: '2026-05-03T10:00:00Z',
+        version: 4,
+      });
+      const bad = await importJson(pass.id, [{ externalId: 'day-3', expirationDate: 'soon' }]);
+      expect(bad.status).toBe(400);
+      expect(Object.keys(bad.body.context as object)).toEqual(['0.expirationDate']);
     });
 
     it('voids on DELETE, idempotently; a Voided holder cannot change', async () => {

@@ -1,3 +1,4 @@
+import { MAX_LOCALIZATIONS } from '@app/passes';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { OwnerSession } from './support/session';
@@ -202,7 +203,7 @@ describe('Request bodies within the limits of their route', () => {
     });
 
     it('answers too many values in all (nested arrays under a read-only field) with 400', async () => {
-      const nested = Array.from({ length: 50 }, () => Array.from({ length: 50 }, () => 0));
+      const nested = Array.from({ length: 70 }, () => Array.from({ length: 70 }, () => 0));
       const answer = await send(
         '/v1/wallet-pass',
         JSON.stringify({ ...passWith([]), id: nested }),
@@ -210,11 +211,18 @@ describe('Request bodies within the limits of their route', () => {
       );
       expectErrorBody(answer, 400, {
         errorCode: 'INVALID_INPUT',
-        context: { body: 'must hold at most 2000 values in all' },
+        context: { body: 'must hold at most 4000 values in all' },
       });
     });
 
     it('accepts the largest pass the DTO allows, its texts written as \\uXXXX escapes', async () => {
+      const FACE_KEYS = [
+        'top',
+        ...[1, 2].map((i) => `header${i}`),
+        ...[1, 2].map((i) => `primary${i}`),
+        ...[1, 2, 3, 4].map((i) => `second${i}`),
+        ...[1, 2, 3, 4, 5].map((i) => `aux${i}`),
+      ];
       const text = (length: number) => '語'.repeat(length);
       const url = (length: number) => `https://brand.example/${'a'.repeat(length - 22)}`;
       const field = (key: string) => ({
@@ -233,8 +241,22 @@ describe('Request bodies within the limits of their route', () => {
           organizationName: text(255),
           backgroundColor: '#000000',
           displayTextColor: '#FFFFFF',
+          // A boarding pass has the most face fields: 3 header, 2 primary, 4 + 5 below.
+          passType: 'boardingPass',
+          transit: {
+            transitType: 'generic',
+            carrier: text(255),
+            number: 'x'.repeat(32),
+            origin: { code: 'x'.repeat(16), name: text(255) },
+            destination: { code: 'x'.repeat(16), name: text(255) },
+            departureTime: '2026-05-01T08:00:00.000000000+02:00',
+            arrivalTime: '2026-05-01T10:00:00.000000000+02:00',
+          },
           topField: field('top'),
+          headerFields: [1, 2].map((i) => field(`header${i}`)),
+          primaryFields: [1, 2].map((i) => field(`primary${i}`)),
           secondaryFields: [1, 2, 3, 4].map((i) => field(`second${i}`)),
+          auxiliaryFields: [1, 2, 3, 4, 5].map((i) => field(`aux${i}`)),
           backFields: Array.from({ length: 20 }, (_, i) => ({
             key: `back${i}`,
             label: text(255),
@@ -247,10 +269,26 @@ describe('Request bodies within the limits of their route', () => {
           })),
           qrUrl: url(2048),
           qrText: text(255),
+          relevantDate: '2026-05-01T07:00:00.000000000+02:00',
+          expirationDate: '2026-05-01T12:00:00.000000000+02:00',
+          localizations: Object.fromEntries(
+            Array.from({ length: MAX_LOCALIZATIONS }, (_, i) => [
+              `l${String.fromCharCode(97 + i)}-${'x'.repeat(8)}-${'y'.repeat(8)}-${'z'.repeat(8)}`,
+              {
+                description: text(255),
+                organizationName: text(255),
+                passName: text(255),
+                fields: Object.fromEntries([
+                  ...FACE_KEYS.map((key) => [key, { label: text(255), value: text(2000) }]),
+                  ...Array.from({ length: 20 }, (_, n) => [`back${n}`, { label: text(255) }]),
+                ]),
+              },
+            ]),
+          ),
         },
       };
       const json = asciiJson(pass);
-      expect(json.length).toBeGreaterThan(3_000_000);
+      expect(json.length).toBeGreaterThan(6_500_000);
       const answer = await send('/v1/wallet-pass', json, {
         authorization: owner.auth.Authorization,
       });

@@ -1261,6 +1261,35 @@ export interface components {
       transit?: components['schemas']['TransitDto'];
       /** @example Member 123 */
       qrText?: string;
+      /**
+       * @description Texts in other languages, by BCP 47 tag: WalletA `<lang>.lproj/pass.strings`, WalletB `translatedValues`, and the holder page in the browser's language. `fields` names the pass's fields by key: a face field's label and value, a back field's label.
+       * @example {
+       *       "de": {
+       *         "description": "Eintrittskarte",
+       *         "fields": {
+       *           "seat": {
+       *             "label": "Platz"
+       *           },
+       *           "event": {
+       *             "value": "Sommergala"
+       *           }
+       *         }
+       *       }
+       *     }
+       */
+      localizations?: {
+        [key: string]: {
+          description?: string;
+          organizationName?: string;
+          passName?: string;
+          fields?: {
+            [key: string]: {
+              label?: string;
+              value?: string;
+            };
+          };
+        };
+      };
     };
     UploadInfoDto: {
       /** @example logo.png */
@@ -1387,6 +1416,16 @@ export interface components {
        * @example Member 10442
        */
       barcodeText?: string | null;
+      /**
+       * @description ISO 8601 with its offset: when this holder's pass is relevant (a ticket's day); absent or null: the pass's `relevantDate`.
+       * @example 2026-05-01T19:30:00+02:00
+       */
+      relevantDate?: string | null;
+      /**
+       * @description ISO 8601 with its offset: after it this holder's pass shows as expired; absent or null: the pass's `expirationDate`.
+       * @example 2026-05-02T04:00:00+02:00
+       */
+      expirationDate?: string | null;
     };
     HolderResponse: {
       /** @example 019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b */
@@ -1425,6 +1464,16 @@ export interface components {
        * @example Member 10442
        */
       barcodeText: string | null;
+      /**
+       * @description Effective relevant date: the holder's, else the pass's `relevantDate`.
+       * @example 2026-05-01T19:30:00+02:00
+       */
+      relevantDate: string | null;
+      /**
+       * @description Effective expiration date: the holder's, else the pass's `expirationDate`.
+       * @example 2026-05-02T04:00:00+02:00
+       */
+      expirationDate: string | null;
       /**
        * @description The holder's own page with Add to WalletA / Add to WalletB: unguessable, no credentials.
        * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj
@@ -4263,7 +4312,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description A JSON body over 128 KiB */
+      /** @description A JSON body over 256 KiB */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4274,9 +4323,9 @@ export interface operations {
            *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
            *       "timestamp": "2026-01-31T12:00:00.000Z",
            *       "errorCode": "PAYLOAD_TOO_LARGE",
-           *       "errorMessage": "Request body is larger than 131072 bytes",
+           *       "errorMessage": "Request body is larger than 262144 bytes",
            *       "context": {
-           *         "limitBytes": 131072
+           *         "limitBytes": 262144
            *       }
            *     }
            */
@@ -4709,7 +4758,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description A JSON body over 128 KiB */
+      /** @description A JSON body over 256 KiB */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4720,9 +4769,9 @@ export interface operations {
            *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
            *       "timestamp": "2026-01-31T12:00:00.000Z",
            *       "errorCode": "PAYLOAD_TOO_LARGE",
-           *       "errorMessage": "Request body is larger than 131072 bytes",
+           *       "errorMessage": "Request body is larger than 262144 bytes",
            *       "context": {
-           *         "limitBytes": 131072
+           *         "limitBytes": 262144
            *       }
            *     }
            */

@@ -1,3 +1,4 @@
+export * from './dto/pass-kind.dto';
 export * from './dto/pass-metadata.dto';
 export * from './entities/pass.entity';
 export * from './entities/short-link.entity';
@@ -12,6 +13,8 @@ export * from './holders/holders.service';
 export { shownMessage } from './pass-content';
 export * from './pass-kinds';
 export * from './pass-counters';
+export * from './localizations';
+export * from './pass-kinds';
 export * from './pass-job.entity';
 export * from './passes.module';
 export * from './passes.service';

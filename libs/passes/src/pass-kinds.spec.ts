@@ -1,8 +1,7 @@
-import { ConflictError, InvalidInputError } from '@app/core';
+import { ConflictError, InvalidInputError, isIsoDateTime } from '@app/core';
 import {
   assertPassKind,
   assertPassTypeKept,
-  isIsoDateTime,
   type KindMetadata,
   parseFlightNumber,
   slotLimit,

@@ -1,4 +1,10 @@
-import { ConflictError, InvalidInputError } from '@app/core';
+import {
+  ConflictError,
+  InvalidInputError,
+  ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
+  isIsoDateTime,
+} from '@app/core';
+import { assertLocalizations } from './localizations';
 
 /** The kinds of pass: WalletA's pass styles, by their names in pass.json. */
 export const PASS_TYPES = [
@@ -59,6 +65,7 @@ export interface KindMetadata {
   event?: object;
   offer?: object;
   transit?: KindTransit;
+  localizations?: unknown;
 }
 
 /** What the rules read of a boarding pass's trip. */
@@ -95,16 +102,6 @@ const SHARED_ROW_LIMIT = 4;
 /** Apple's Code128 encodes ASCII only. */
 const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
 
-/** An ISO 8601 date-time with its offset, as Apple's W3C date strings must be. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-const ISO_MESSAGE =
-  'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)';
-
-export function isIsoDateTime(value: unknown): value is string {
-  return typeof value === 'string' && ISO_DATE_TIME.test(value) && !isNaN(Date.parse(value));
-}
-
 export function passTypeOf(metadata: KindMetadata | null | undefined): PassType {
   return metadata?.passType ?? DEFAULT_PASS_TYPE;
 }
@@ -136,6 +133,13 @@ export function assertPassKind(metadata: KindMetadata): void {
   if (passType === 'boardingPass' && metadata.transit?.transitType === 'air') {
     assertFlight(metadata.transit);
   }
+  const faceKeys = new Set(
+    fieldsWithPaths(metadata)
+      .filter(([path]) => !path.startsWith(`${PREFIX}.backFields`))
+      .map(([, field]) => field.key),
+  );
+  const backKeys = new Set((metadata.backFields ?? []).map((field) => field.key));
+  assertLocalizations(metadata.localizations, { faceKeys, backKeys });
   if (metadata.barcodeFormat === 'Code128' && !isAscii(metadata.qrUrl ?? '')) {
     throw new InvalidInputError({
       [`${PREFIX}.qrUrl`]: 'must be ASCII text for a Code128 barcode',

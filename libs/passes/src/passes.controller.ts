@@ -36,14 +36,15 @@ class GetPassQuery {
 }
 
 /**
- * The largest pass a client can send (20 back fields of 10 links, every text at its maximum
- * length, written as `\uXXXX` escapes) is 3.1 MB of JSON and 1,610 values; no array holds more
+ * The largest pass a client can send (a boarding pass with all fourteen face fields, 20 back
+ * fields of 10 links and 16 languages of localizations, every text at its maximum length,
+ * written as `\uXXXX` escapes) is 6.8 MB of JSON and about 2,400 values; no array holds more
  * than 20 elements (docs/decisions.md, "Request bodies").
  */
 @ApiTags('Passes')
 @Controller('wallet-pass')
 @Authenticated()
-@BodyLimits({ maxBytes: 4 * 1024 * 1024, maxValues: 2_000 })
+@BodyLimits({ maxBytes: 8 * 1024 * 1024, maxValues: 4_000 })
 export class PassesController {
   constructor(private readonly passes: PassesService) {}
 

@@ -1,36 +1,12 @@
-import { NestedObject, NotEmpty, Required } from '@app/core';
+import { IsIsoDateTime, NestedObject, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-  type ValidationOptions,
-} from 'class-validator';
-import { isIsoDateTime, REDEMPTION_CHANNELS, TRANSIT_TYPES } from '../pass-kinds';
+import { IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { REDEMPTION_CHANNELS, TRANSIT_TYPES } from '../pass-kinds';
 import type { RedemptionChannel, TransitType } from '../pass-kinds';
 
 /** JSON numbers only: `"12"` is refused (the global pipe does no implicit conversion). */
 const FINITE = { allowNaN: false, allowInfinity: false };
 const DATE_TIME_EXAMPLE = '2026-05-01T19:30:00+02:00';
-
-/** An ISO 8601 date-time with its offset, as pass.json and Google's `DateTime` take it. */
-export const IsIsoDateTime = (options?: ValidationOptions): PropertyDecorator =>
-  ValidateBy(
-    {
-      name: 'isIsoDateTime',
-      validator: {
-        validate: (value: unknown) => isIsoDateTime(value),
-        defaultMessage: () =>
-          `must be an ISO 8601 date-time with its offset (e.g. ${DATE_TIME_EXAMPLE})`,
-      },
-    },
-    options,
-  );
 
 /** An event ticket's event (`passType: eventTicket`). */
 export class EventDto {

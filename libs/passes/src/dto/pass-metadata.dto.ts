@@ -1,4 +1,4 @@
-import { NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
+import { IsIsoDateTime, NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   BARCODE_FORMATS,
@@ -9,10 +9,12 @@ import {
   PASS_TYPES,
   type PassType,
 } from '../pass-kinds';
-import { EventDto, IsIsoDateTime, OfferDto, TransitDto } from './pass-kind.dto';
+import { MAX_LOCALIZATIONS, type PassLocalizations } from '../localizations';
+import { EventDto, OfferDto, TransitDto } from './pass-kind.dto';
 import {
   ArrayMaxSize,
   IsIn,
+  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -297,6 +299,42 @@ export class PassMetadataDto {
   @IsString()
   @MaxLength(255)
   qrText?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    maxProperties: MAX_LOCALIZATIONS,
+    additionalProperties: {
+      type: 'object',
+      properties: {
+        description: { type: 'string', maxLength: 255 },
+        organizationName: { type: 'string', maxLength: 255 },
+        passName: { type: 'string', maxLength: 255 },
+        fields: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            properties: {
+              label: { type: 'string', maxLength: 255 },
+              value: { type: 'string', maxLength: 2000 },
+            },
+          },
+        },
+      },
+    },
+    example: {
+      de: {
+        description: 'Eintrittskarte',
+        fields: { seat: { label: 'Platz' }, event: { value: 'Sommergala' } },
+      },
+    },
+    description:
+      'Texts in other languages, by BCP 47 tag: WalletA `<lang>.lproj/pass.strings`, WalletB ' +
+      "`translatedValues`, and the holder page in the browser's language. `fields` names the " +
+      "pass's fields by key: a face field's label and value, a back field's label.",
+  })
+  @IsOptional()
+  @IsObject()
+  localizations?: PassLocalizations;
 }
 
 /** Image file names a pass package can hold (Apple's names, with their @2x/@3x variants). */

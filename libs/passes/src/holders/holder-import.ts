@@ -14,7 +14,13 @@ export const MAX_IMPORT_ROWS = 10_000;
 const MAX_REPORTED_ROWS = 50;
 
 /** The CSV columns every import may have besides one column per field key. */
-export const CSV_FIXED_COLUMNS = ['externalId', 'barcodeValue', 'barcodeText'] as const;
+export const CSV_FIXED_COLUMNS = [
+  'externalId',
+  'barcodeValue',
+  'barcodeText',
+  'relevantDate',
+  'expirationDate',
+] as const;
 
 /**
  * One row of an import and how its problems are told: JSON rows as `"<index>.<field>"`, CSV
@@ -122,8 +128,9 @@ function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<str
 }
 
 /**
- * A CSV import file (UTF-8, RFC 4180, header `externalId,barcodeValue,barcodeText` plus one
- * column per field key of the pass, in any order; only `externalId` is required). Every line
+ * A CSV import file (UTF-8, RFC 4180, header `externalId` plus any of `barcodeValue`,
+ * `barcodeText`, `relevantDate`, `expirationDate` and one column per field key of the pass, in
+ * any order; only `externalId` is required). Every line
  * is checked as a JSON row would be; any problem is a 400 keyed `"line <n>"`.
  */
 export function readCsvImport(bytes: Buffer, fieldKeys: readonly string[]): ImportRow[] {

@@ -43,6 +43,14 @@ export class Holder extends WorkspaceOwnedEntity {
   @Column({ name: 'barcode_text', type: 'varchar', length: 255, nullable: true })
   barcodeText!: string | null;
 
+  /** ISO 8601 with its offset, as sent; null: the pass's `relevantDate`. */
+  @Column({ name: 'relevant_date', type: 'varchar', length: 40, nullable: true })
+  relevantDate!: string | null;
+
+  /** ISO 8601 with its offset, as sent; null: the pass's `expirationDate`. */
+  @Column({ name: 'expiration_date', type: 'varchar', length: 40, nullable: true })
+  expirationDate!: string | null;
+
   @Column({ name: 'apple_installed_count', type: 'int', default: 0 })
   appleInstalledCount!: number;
 

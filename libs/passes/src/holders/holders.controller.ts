@@ -135,14 +135,14 @@ const HOLDER_EXAMPLE = {
 
 /**
  * JSON body limits of POST and PATCH. The largest valid HolderInput with every character sent as
- * a `\uXXXX` escape (6 bytes each): eight field values (a store card's most: three header, one
- * primary, four secondary and auxiliary together) of 2,000 characters under keys of up to 64,
- * a barcodeValue of 2,048, a barcodeText and an externalId of 255:
- * 6 × (8 × 2,064 + 2,048 + 255 + 255) ≈ 114 KB, over the default 64 KiB, which answered such
- * valid bodies with a 413. 128 KiB leaves room for whitespace.
+ * a `\uXXXX` escape (6 bytes each): fourteen field values (a boarding pass's most: three header,
+ * two primary, four secondary and five auxiliary) of 2,000 characters under keys of up to 64, a
+ * barcodeValue of 2,048, a barcodeText and an externalId of 255 and two dates of 40:
+ * 6 × (14 × 2,064 + 2,048 + 2 × 255 + 2 × 40) ≈ 190 KB, over the default 64 KiB, which would
+ * answer such valid bodies with a 413. 256 KiB leaves room for whitespace.
  */
-const HOLDER_BODY_LIMITS = { maxBytes: 128 * 1024 };
-const BODY_TOO_LARGE = TOO_LARGE(HOLDER_BODY_LIMITS.maxBytes, 'A JSON body over 128 KiB');
+const HOLDER_BODY_LIMITS = { maxBytes: 256 * 1024 };
+const BODY_TOO_LARGE = TOO_LARGE(HOLDER_BODY_LIMITS.maxBytes, 'A JSON body over 256 KiB');
 /** An import's JSON body limit (see the import route). */
 const IMPORT_JSON_BYTES = 32 * 1024 * 1024;
 

@@ -34,7 +34,10 @@ import type { ImportRow } from './holder-import';
 const IMPORT_CHUNK = 500;
 
 /** What a holder shows on its pass; a change of any of them moves `version` on. */
-type HolderVisible = Pick<Holder, 'fieldValues' | 'barcodeValue' | 'barcodeText'>;
+type HolderVisible = Pick<
+  Holder,
+  'fieldValues' | 'barcodeValue' | 'barcodeText' | 'relevantDate' | 'expirationDate'
+>;
 
 /** 128 random bits, hex: safe in a WalletA serial number and a WalletB object id alike. */
 const newSerialNumber = (): string => randomBytes(16).toString('hex');
@@ -57,6 +60,8 @@ export function holderFieldKeys(pass: Pick<Pass, 'passMetadata'>): string[] {
 const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>
   a.barcodeValue === b.barcodeValue &&
   a.barcodeText === b.barcodeText &&
+  a.relevantDate === b.relevantDate &&
+  a.expirationDate === b.expirationDate &&
   JSON.stringify(sortedEntries(a.fieldValues)) === JSON.stringify(sortedEntries(b.fieldValues));
 
 const sortedEntries = (values: HolderFieldValues): [string, string][] =>
@@ -249,11 +254,14 @@ export class HoldersService {
           // the holder since. Such a row is then refused as a Voided holder's row always is.
           const result = await runner.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
+              'relevant_date = ?, expiration_date = ?, ' +
               "version = version + 1, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
             [
               JSON.stringify(next.fieldValues),
               next.barcodeValue,
               next.barcodeText,
+              next.relevantDate,
+              next.expirationDate,
               this.dateValue(written.updatedTime),
               actorId,
               current.id,
@@ -346,6 +354,9 @@ export class HoldersService {
       fieldValues: mergeFieldValues(holder.fieldValues, input.fieldValues),
       barcodeValue: input.barcodeValue === undefined ? holder.barcodeValue : input.barcodeValue,
       barcodeText: input.barcodeText === undefined ? holder.barcodeText : input.barcodeText,
+      relevantDate: input.relevantDate === undefined ? holder.relevantDate : input.relevantDate,
+      expirationDate:
+        input.expirationDate === undefined ? holder.expirationDate : input.expirationDate,
     };
     const now = new Date();
     const visibleChange = !sameVisible(holder, next);
@@ -471,6 +482,8 @@ function visibleOf(input: HolderInputDto): HolderVisible {
     fieldValues: mergeFieldValues({}, input.fieldValues),
     barcodeValue: input.barcodeValue ?? null,
     barcodeText: input.barcodeText ?? null,
+    relevantDate: input.relevantDate ?? null,
+    expirationDate: input.expirationDate ?? null,
   };
 }
 

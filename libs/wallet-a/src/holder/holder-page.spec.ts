@@ -29,10 +29,12 @@ const pass = {
 
 function model(overrides: Partial<HolderPageModel> = {}): HolderPageModel {
   return {
+    language: 'en',
     passName: pass.passName,
     organizationName: pass.passMetadata.organizationName,
     description: pass.passMetadata.description,
     face: buildPassFace(pass),
+    kind: null,
     logo: { src: '/p/gold-card/images/logo-key', srcset: '' },
     strip: {
       src: '/p/gold-card/images/strip-key',
@@ -172,6 +174,39 @@ describe('the holder page', () => {
     expect(html).not.toContain('class="handoff"');
     expect(html).toContain('<span class="logo-text">Brand &#38; Co</span>');
     expect(contentSecurityPolicy).toContain("img-src 'none'");
+  });
+  it("shows a kind's details as text: route, heading, rows with their times", async () => {
+    const { html } = await renderHolderPage(
+      model({
+        kind: {
+          heading: `Flight ${HOSTILE}`,
+          route: {
+            from: { code: 'LHR', name: 'London Heathrow' },
+            to: { code: 'SFO', name: 'San Francisco' },
+          },
+          rows: [
+            {
+              label: 'Departs',
+              value: 'Fri 1 May 2026, 08:00',
+              dateTime: '2026-05-01T08:00:00+01:00',
+            },
+            { label: 'Gate', value: HOSTILE },
+          ],
+        },
+      }),
+    );
+    expect(html).not.toContain('<script>');
+    expect(html).toMatch(
+      /<span class="code">LHR<\/span>[\s\S]*→[\s\S]*<span class="code">SFO<\/span>/,
+    );
+    expect(html).toContain(
+      '<h2 id="kind-title">Flight &#60;script&#62;alert(1)&#60;/script&#62;</h2>',
+    );
+    expect(html).toContain(
+      '<dt>Departs</dt><dd><time datetime="2026-05-01T08:00:00+01:00">Fri 1 May 2026, 08:00</time></dd>',
+    );
+    expect(html).toContain('<dt>Gate</dt><dd>&#60;script&#62;alert(1)&#60;/script&#62;</dd>');
+    expect((await renderHolderPage(model())).html).not.toContain('class="kind"');
   });
 });
 

@@ -1,6 +1,7 @@
 import { displayText } from '@app/core';
 import { createHash } from 'node:crypto';
 import type { PassFace, PassJsonField } from '../package/pass-json';
+import type { KindDetails } from './kind-details';
 import { barcodeSvg, urlQrSvg } from './qr-svg';
 
 /** One of the pass's images, served by the holder page's image route (same origin). */
@@ -12,11 +13,15 @@ export interface PageImage {
 }
 
 export interface HolderPageModel {
+  /** The BCP 47 tag of the texts the page shows (its `lang`). */
+  language: string;
   passName: string;
   organizationName: string;
   description: string;
   /** The pass as its holder sees it: colours, front fields, barcode (the package's own rule). */
   face: PassFace;
+  /** What the pass's kind adds (a ticket's event, a coupon's offer, a trip); null: none. */
+  kind: KindDetails | null;
   logo: PageImage | null;
   strip: PageImage | null;
   /** The page's own address (`PUBLIC_BASE_URL` + path): the "open on your phone" code. */
@@ -88,6 +93,38 @@ function fields(className: string, list: PassJsonField[]): string {
 }
 
 /**
+ * The pass's kind as what it is: a boarding pass's origin → destination, then the event, offer
+ * or trip with its dates (each in a `<time>` with the ISO value) and place.
+ */
+function kindSection(kind: KindDetails | null): string {
+  if (kind === null) return '';
+  const stop = (end: 'from' | 'to', { code, name }: { code: string; name: string }) =>
+    `<div class="stop ${end}"><span class="code">${escape(code)}</span><span class="name">${escape(name)}</span></div>`;
+  const route = kind.route
+    ? `<div class="route" aria-label="${escape(`${kind.route.from.name} to ${kind.route.to.name}`)}">
+        ${stop('from', kind.route.from)}
+        <span class="arrow" aria-hidden="true">→</span>
+        ${stop('to', kind.route.to)}
+      </div>`
+    : '';
+  const rows = kind.rows
+    .map((row) => {
+      const value = row.dateTime
+        ? `<time datetime="${escape(row.dateTime)}">${escape(row.value)}</time>`
+        : escape(row.value);
+      return `<div class="detail"><dt>${escape(row.label)}</dt><dd>${value}</dd></div>`;
+    })
+    .join('\n        ');
+  return `<section class="kind" aria-labelledby="kind-title">
+      ${route}
+      <h2 id="kind-title">${escape(kind.heading)}</h2>
+      <dl class="details">
+        ${rows}
+      </dl>
+    </section>`;
+}
+
+/**
  * Wallet's look on a phone: system font, rounded card in the pass's colours, labels small and
  * upper-case in the label colour. The "open on your phone" block shows only where a fine
  * pointer that hovers meets a wide window (a desktop browser): phones and tablets match neither
@@ -127,6 +164,18 @@ function styleSheet(face: PassFace): string {
   .barcode figcaption { font-size: .75rem; margin-top: .2rem; overflow-wrap: anywhere; }
   .barcode-text code { display: block; font-size: .9rem; overflow-wrap: anywhere; }
   .no-barcode { height: 1rem; }
+  .kind { margin-top: 1.25rem; padding: 1rem; border-radius: 14px; background: #fff; }
+  .kind h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
+  .route { display: flex; align-items: center; justify-content: space-between; gap: .75rem; margin-bottom: .75rem; }
+  .stop { display: flex; flex-direction: column; min-width: 0; }
+  .stop.to { text-align: right; }
+  .stop .code { font-size: 2rem; font-weight: 300; line-height: 1.1; }
+  .stop .name { font-size: .8rem; color: var(--muted); overflow-wrap: anywhere; }
+  .arrow { font-size: 1.5rem; color: var(--muted); }
+  .details { margin: 0; display: grid; gap: .5rem; }
+  .detail { display: grid; grid-template-columns: 5.5rem 1fr; gap: .75rem; }
+  .detail dt { margin: 0; font-size: .75rem; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); padding-top: .15rem; }
+  .detail dd { margin: 0; white-space: pre-line; overflow-wrap: anywhere; }
   .voided { filter: grayscale(1); opacity: .6; }
   .actions { display: flex; flex-direction: column; gap: .75rem; margin-top: 1.5rem; }
   .button { display: block; text-align: center; padding: .95rem 1rem; border-radius: 12px; font-weight: 600; text-decoration: none; font-size: 1rem; }
@@ -200,7 +249,7 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
   </aside>`
     : '';
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${escape(model.language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -226,6 +275,7 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
       ${fields('auxiliary', face.auxiliaryFields)}
       ${barcode}
     </article>
+    ${kindSection(model.kind)}
     ${actions}
   </div>
   ${handoff}

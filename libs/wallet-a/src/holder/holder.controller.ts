@@ -1,5 +1,5 @@
 import { LimitPerClientIp, Public, SkipRateLimit } from '@app/core';
-import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import type { Request, Response } from 'express';
@@ -49,11 +49,13 @@ export class HolderController {
   @Get(':slug')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-cache')
+  @Header('Vary', 'Accept-Language')
   async page(
     @Param() { slug }: SlugParam,
+    @Headers('accept-language') acceptLanguage: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    const page = await this.holder.page(slug);
+    const page = await this.holder.page(slug, acceptLanguage);
     // Replaces the API's policy (set for every response in apps/api) with the page's own.
     response.setHeader('Content-Security-Policy', page.contentSecurityPolicy);
     return page.html;
@@ -83,11 +85,13 @@ export class HolderController {
   @Get(':slug/h/:holderToken')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-cache')
+  @Header('Vary', 'Accept-Language')
   async holderPage(
     @Param() { slug, holderToken }: HolderParams,
+    @Headers('accept-language') acceptLanguage: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    const page = await this.holder.holderPage(slug, holderToken);
+    const page = await this.holder.holderPage(slug, holderToken, acceptLanguage);
     response.setHeader('Content-Security-Policy', page.contentSecurityPolicy);
     return page.html;
   }

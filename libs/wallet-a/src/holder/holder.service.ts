@@ -1,11 +1,12 @@
 import { APP_CONFIG, EntityRows, NotFoundError, type AppConfig } from '@app/core';
-import { GoogleSaveLinks, Holder, Pass } from '@app/passes';
+import { GoogleSaveLinks, Holder, Pass, pickLanguage, type PassLocalization } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { buildPassFace } from '../package/pass-json';
+import { buildPassFace, type PassFace } from '../package/pass-json';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { renderHolderPage, type HolderPage, type PageImage } from './holder-page';
+import { kindDetails } from './kind-details';
 
 /** The images the page shows (Wallet's names, with their @2x/@3x files). */
 const PAGE_IMAGE = /^(logo|strip)(@([23])x)?\.png$/;
@@ -31,9 +32,9 @@ export class HolderService {
     this.passRows = new EntityRows(dataSource, Pass, 'p');
   }
 
-  async page(slug: string): Promise<HolderPage> {
+  async page(slug: string, acceptLanguage?: string): Promise<HolderPage> {
     const pass = await this.publishedPass(slug);
-    return this.render(pass, undefined, {
+    return this.render(pass, undefined, acceptLanguage, {
       pageUrl: `${this.config.publicBaseUrl}/p/${pass.slug}`,
       walletAUrl: `${this.config.publicBaseUrl}/p/${pass.slug}/pass.pkpass`,
       walletBUrl: await this.googleSaveLinks.saveUrlFor(pass),
@@ -45,9 +46,13 @@ export class HolderService {
    * the holder's own package. A voided holder's page says the pass is no longer valid and
    * offers nothing to add. WalletB's button saves the holder's own object.
    */
-  async holderPage(slug: string, holderToken: string): Promise<HolderPage> {
+  async holderPage(
+    slug: string,
+    holderToken: string,
+    acceptLanguage?: string,
+  ): Promise<HolderPage> {
     const { pass, holder } = await this.publishedHolder(slug, holderToken);
-    return this.render(pass, holder, {
+    return this.render(pass, holder, acceptLanguage, {
       pageUrl: `${this.config.publicBaseUrl}/p/${pass.slug}/h/${holder.holderToken}`,
       walletAUrl:
         holder.status === 'Voided'
@@ -96,14 +101,20 @@ export class HolderService {
   private async render(
     pass: Pass,
     holder: Holder | undefined,
+    acceptLanguage: string | undefined,
     urls: { pageUrl: string; walletAUrl: string | null; walletBUrl: string | null },
   ): Promise<HolderPage> {
     const metadata = pass.passMetadata;
+    const localizations = metadata.localizations ?? {};
+    const language = pickLanguage(acceptLanguage, Object.keys(localizations));
+    const texts: PassLocalization = language === null ? {} : localizations[language];
     return renderHolderPage({
-      passName: pass.passName,
-      organizationName: metadata.organizationName,
-      description: metadata.description,
-      face: buildPassFace(pass, holder),
+      language: language ?? 'en',
+      passName: texts.passName ?? pass.passName,
+      organizationName: texts.organizationName ?? metadata.organizationName,
+      description: texts.description ?? metadata.description,
+      face: localizedFace(buildPassFace(pass, holder), texts, holder?.fieldValues ?? {}),
+      kind: kindDetails({ metadata, holderDate: holder?.relevantDate }),
       logo: this.pageImage(pass, 'logo'),
       strip: this.pageImage(pass, 'strip'),
       personal: holder !== undefined,
@@ -163,4 +174,35 @@ export class HolderService {
     if (row === undefined) throw new NotFoundError('Pass', slug);
     return this.passRows.read(row);
   }
+}
+
+/**
+ * The face in one of the pass's languages: each field's translated label, and its translated
+ * value where it shows the pass's own (a holder's value is theirs, in no language of the pass's).
+ */
+function localizedFace(
+  face: PassFace,
+  texts: PassLocalization,
+  holderValues: Record<string, string>,
+): PassFace {
+  const fields = texts.fields;
+  if (fields === undefined) return face;
+  const localize = (list: PassFace['headerFields']) =>
+    list.map((field) => {
+      const translated = fields[field.key];
+      if (translated === undefined) return field;
+      const own = Object.prototype.hasOwnProperty.call(holderValues, field.key);
+      return {
+        ...field,
+        ...(translated.label !== undefined ? { label: translated.label } : {}),
+        ...(translated.value !== undefined && !own ? { value: translated.value } : {}),
+      };
+    });
+  return {
+    ...face,
+    headerFields: localize(face.headerFields),
+    primaryFields: localize(face.primaryFields),
+    secondaryFields: localize(face.secondaryFields),
+    auxiliaryFields: localize(face.auxiliaryFields),
+  };
 }

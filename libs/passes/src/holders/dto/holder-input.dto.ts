@@ -1,6 +1,7 @@
 import {
   flattenValidationErrors,
   ID_PATTERN,
+  IsIsoDateTime,
   MUST_NOT_BE_NULL,
   NotEmpty,
   ReadOnly,
@@ -113,6 +114,30 @@ export class HolderInputDto extends HolderReadOnlyFields {
   @IsString()
   @MaxLength(255)
   barcodeText?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '2026-05-01T19:30:00+02:00',
+    description:
+      "ISO 8601 with its offset: when this holder's pass is relevant (a ticket's day); " +
+      "absent or null: the pass's `relevantDate`.",
+  })
+  @IsOptional()
+  @IsIsoDateTime()
+  relevantDate?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '2026-05-02T04:00:00+02:00',
+    description:
+      "ISO 8601 with its offset: after it this holder's pass shows as expired; absent or " +
+      "null: the pass's `expirationDate`.",
+  })
+  @IsOptional()
+  @IsIsoDateTime()
+  expirationDate?: string | null;
 }
 
 /** A create or an import row without `externalId`: the spec's "must not be null". */

@@ -34,6 +34,20 @@ export class HolderResponse {
   })
   barcodeText!: string | null;
   @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '2026-05-01T19:30:00+02:00',
+    description: "Effective relevant date: the holder's, else the pass's `relevantDate`.",
+  })
+  relevantDate!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '2026-05-02T04:00:00+02:00',
+    description: "Effective expiration date: the holder's, else the pass's `expirationDate`.",
+  })
+  expirationDate!: string | null;
+  @ApiProperty({
     example: 'https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj',
     description:
       "The holder's own page with Add to WalletA / Add to WalletB: unguessable, no credentials.",
@@ -74,7 +88,15 @@ export class HolderImportResponse {
 /** A holder with what its answer needs of the pass. */
 export interface HolderView {
   holder: Holder;
-  pass: { slug: string; passMetadata: { qrUrl?: string; qrText?: string } };
+  pass: {
+    slug: string;
+    passMetadata: {
+      qrUrl?: string;
+      qrText?: string;
+      relevantDate?: string;
+      expirationDate?: string;
+    };
+  };
   publicBaseUrl: string;
   /** Whether the holder has a WalletB save link now (`googleSaveUrl` is null otherwise). */
   googleCanSave: boolean;
@@ -98,6 +120,8 @@ export function toHolderResponse({
     fieldValues: holder.fieldValues,
     barcodeValue: holder.barcodeValue ?? (qrUrl === undefined || qrUrl === '' ? null : qrUrl),
     barcodeText: holder.barcodeText ?? qrText ?? null,
+    relevantDate: holder.relevantDate ?? pass.passMetadata.relevantDate ?? null,
+    expirationDate: holder.expirationDate ?? pass.passMetadata.expirationDate ?? null,
     downloadUrl,
     // A redirect signed when opened, not a signed link: the same at every read and in the
     // holder's events, never stale, and free to make for every row of a 10,000-row import.
