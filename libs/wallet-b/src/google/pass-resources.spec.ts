@@ -43,6 +43,8 @@ function holderOf(fieldValues: Record<string, string>, overrides: Partial<Holder
     fieldValues,
     barcodeValue: null,
     barcodeText: null,
+    relevantDate: null,
+    expirationDate: null,
     ...overrides,
   });
 }
@@ -307,6 +309,24 @@ describe('WalletB resources of every kind of pass', () => {
     const ticket = objectOf(kindPass('eventTicket'));
     expect(ticket.validTimeInterval).toEqual({ end: { date: '2026-07-02T04:00:00+02:00' } });
     expect(objectOf(kindPass('flight'))).not.toHaveProperty('validTimeInterval');
+  });
+
+  it("gives a holder's object its own expirationDate as the end of validity", () => {
+    const pass = kindPass('eventTicket');
+    const dated = holderOf(
+      {},
+      { relevantDate: '2026-07-03T18:00:00+02:00', expirationDate: '2026-07-04T04:00:00+02:00' },
+    );
+    expect(holderObjectOf(pass, dated).validTimeInterval).toEqual({
+      end: { date: '2026-07-04T04:00:00+02:00' },
+    });
+    // Without dates of its own, the pass's.
+    expect(holderObjectOf(pass, holderOf({})).validTimeInterval).toEqual({
+      end: { date: '2026-07-02T04:00:00+02:00' },
+    });
+    expect(holderObjectOf(kindPass('flight'), dated).validTimeInterval).toEqual({
+      end: { date: '2026-07-04T04:00:00+02:00' },
+    });
   });
 
   it('expires the objects of a deleted pass and of a Voided holder', () => {

@@ -203,6 +203,7 @@ function sharedObject(
   pass: Pass,
   images: ObjectImages,
   barcode: { value: string | null | undefined; text: string | null | undefined },
+  expirationDate: string | undefined,
 ): SharedObjectContent {
   const metadata = pass.passMetadata;
   return {
@@ -217,7 +218,7 @@ function sharedObject(
           },
         }
       : {}),
-    ...validity(metadata.expirationDate),
+    ...validity(expirationDate),
   };
 }
 
@@ -228,13 +229,19 @@ export function buildObjectContent(
   images: ObjectImages,
 ): WalletObjectContent {
   const metadata = pass.passMetadata;
-  const shared = sharedObject(pass, images, { value: metadata.qrUrl, text: metadata.qrText });
+  const shared = sharedObject(
+    pass,
+    images,
+    { value: metadata.qrUrl, text: metadata.qrText },
+    metadata.expirationDate,
+  );
   return displayTextDeep(kindObject(type, shared, pass, images, null));
 }
 
 /**
  * A personal holder's object: the pass's object content with the holder's barcode (value and
- * text, each defaulting to the pass's), its own field values as text modules (the class keeps
+ * text, each defaulting to the pass's) and validity (its own expirationDate, else the pass's;
+ * a ticket for a given day ends then), its own field values as text modules (the class keeps
  * the pass's values, which the card shows for fields the holder has none of) and in the type's
  * own properties (seat, passenger, ...), and EXPIRED once the holder is Voided.
  * `textModulesData` is always sent, so a PATCH also clears values the holder no longer has.
@@ -246,10 +253,12 @@ export function buildHolderObjectContent(
   images: ObjectImages,
 ): WalletObjectContent {
   const metadata = pass.passMetadata;
-  const shared = sharedObject(pass, images, {
-    value: holder.barcodeValue ?? metadata.qrUrl,
-    text: holder.barcodeText ?? metadata.qrText,
-  });
+  const shared = sharedObject(
+    pass,
+    images,
+    { value: holder.barcodeValue ?? metadata.qrUrl, text: holder.barcodeText ?? metadata.qrText },
+    holder.expirationDate ?? metadata.expirationDate,
+  );
   return displayTextDeep(
     kindObject(
       type,

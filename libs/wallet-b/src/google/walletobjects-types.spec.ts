@@ -59,6 +59,8 @@ describe("WalletB payloads against Google's typings (@googleapis/walletobjects)"
       fieldValues: { seat: '12C', passenger: 'Maya Rivera', row: 'F', points: '250' },
       barcodeValue: 'HOLDER-1',
       barcodeText: null,
+      relevantDate: '2026-07-03T18:00:00+02:00',
+      expirationDate: '2026-07-04T04:00:00+02:00',
     });
     const passOf = (metadata: Pass['passMetadata']) =>
       Object.assign(new Pass(), {
