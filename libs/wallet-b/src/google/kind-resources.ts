@@ -155,16 +155,16 @@ export function kindClass(
       const event = block(pass, 'event');
       // Google wants a venue's name and address together; without an address the venue's name
       // is a text module of the class, so the ticket still says where.
-      const venueText =
-        event.venueAddress === undefined || event.venueAddress === ''
-          ? [{ id: 'event.venueName', body: event.venueName }]
-          : [];
+      const address = event.venueAddress || undefined;
       return {
         ...issued,
-        ...(venueText.length > 0
-          ? { textModulesData: [...(shared.textModulesData ?? []), ...venueText] }
+        ...(address !== undefined
+          ? { venue: { name: localized(event.venueName), address: localized(address) } }
           : {
-              venue: { name: localized(event.venueName), address: localized(event.venueAddress!) },
+              textModulesData: [
+                ...(shared.textModulesData ?? []),
+                { id: 'event.venueName', body: event.venueName },
+              ],
             }),
         eventName: localized(event.name),
         dateTime: {
