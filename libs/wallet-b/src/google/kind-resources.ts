@@ -6,7 +6,7 @@ import {
   type RedemptionChannel,
   type TransitType,
 } from '@app/passes';
-import { faceFields, localized, walletImage } from './resource-values';
+import { faceFields, localized, translated, translationsOf, walletImage } from './resource-values';
 import type {
   ClassType,
   EventSeat,
@@ -132,6 +132,10 @@ export function kindClass(
   const issued = {
     ...shared,
     issuerName: metadata.organizationName,
+    ...optional(
+      'localizedIssuerName',
+      translated(pass, metadata.organizationName, (texts) => texts.organizationName),
+    ),
     reviewStatus: REVIEW_STATUS,
     ...optional('hexBackgroundColor', metadata.backgroundColor),
   };
@@ -139,7 +143,15 @@ export function kindClass(
     case 'generic':
       return shared;
     case 'loyalty':
-      return { ...issued, programName: pass.passName, ...optional('programLogo', logo) };
+      return {
+        ...issued,
+        programName: pass.passName,
+        ...optional(
+          'localizedProgramName',
+          translated(pass, pass.passName, (texts) => texts.passName),
+        ),
+        ...optional('programLogo', logo),
+      };
     case 'offer': {
       const offer = block(pass, 'offer');
       return {
@@ -230,8 +242,14 @@ export function kindObject(
     case 'generic':
       return {
         ...shared,
-        cardTitle: localized(metadata.organizationName),
-        header: localized(pass.passName),
+        cardTitle: localized(
+          metadata.organizationName,
+          translationsOf(pass, (texts) => texts.organizationName),
+        ),
+        header: localized(
+          pass.passName,
+          translationsOf(pass, (texts) => texts.passName),
+        ),
         ...optional(
           'logo',
           images.logoUrl !== null

@@ -409,6 +409,79 @@ describe('WalletB resources of every kind of pass', () => {
     expect(objectContentHash(pass, 'generic')).not.toBe(hash);
   });
 
+  it("sends the pass's localizations as translated values; a holder's own value has none", () => {
+    const metadata = KIND_FIXTURES.storeCard.metadata;
+    const pass = passOf({
+      ...metadata,
+      localizations: {
+        de: {
+          organizationName: 'Marke GmbH',
+          passName: 'Sommerkarte',
+          fields: { points: { label: 'Punkte', value: 'hundert' }, links: { label: 'Verweise' } },
+        },
+        fr: { fields: { points: { label: 'Points fidélité' } } },
+      },
+    });
+    const translatedClass = classOf(pass);
+    expect(translatedClass).toMatchObject({
+      localizedIssuerName: {
+        defaultValue: { language: 'en', value: 'Brand Ltd' },
+        translatedValues: [{ language: 'de', value: 'Marke GmbH' }],
+      },
+      localizedProgramName: {
+        defaultValue: { language: 'en', value: 'Summer pass' },
+        translatedValues: [{ language: 'de', value: 'Sommerkarte' }],
+      },
+    });
+    const modules = translatedClass.textModulesData as Record<string, unknown>[];
+    expect(modules[0]).toEqual({
+      id: 'points',
+      header: 'Points',
+      body: '100',
+      localizedHeader: {
+        defaultValue: { language: 'en', value: 'Points' },
+        translatedValues: [
+          { language: 'de', value: 'Punkte' },
+          { language: 'fr', value: 'Points fidélité' },
+        ],
+      },
+      localizedBody: {
+        defaultValue: { language: 'en', value: '100' },
+        translatedValues: [{ language: 'de', value: 'hundert' }],
+      },
+    });
+    expect(modules.find((module) => module.id === 'links')).toMatchObject({
+      localizedHeader: { translatedValues: [{ language: 'de', value: 'Verweise' }] },
+    });
+    expect(modules.find((module) => module.id === 'tier')).toEqual({
+      id: 'tier',
+      header: 'Tier',
+      body: 'Gold',
+    });
+    const holderModules = buildHolderObjectContent(
+      pass,
+      'loyalty',
+      holderOf({ points: '250' }),
+      IMAGES,
+    ).textModulesData;
+    expect(holderModules).toEqual([
+      expect.objectContaining({
+        id: 'points',
+        body: '250',
+        localizedHeader: expect.anything() as unknown,
+      }),
+    ]);
+    expect(holderModules?.[0]).not.toHaveProperty('localizedBody');
+    // A generic object's title and header carry them too; the objects follow a new translation.
+    expect(buildObjectContent(pass, 'generic', IMAGES)).toMatchObject({
+      cardTitle: { translatedValues: [{ language: 'de', value: 'Marke GmbH' }] },
+      header: { translatedValues: [{ language: 'de', value: 'Sommerkarte' }] },
+    });
+    expect(objectContentHash(pass, 'loyalty')).not.toBe(
+      objectContentHash(kindPass('storeCard'), 'loyalty'),
+    );
+  });
+
   it('cleans display text in every payload', () => {
     const metadata = KIND_FIXTURES.coupon.metadata;
     const pass = passOf({ ...metadata, offer: { ...metadata.offer, title: 'Half\u202eoff' } });

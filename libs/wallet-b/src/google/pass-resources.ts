@@ -7,7 +7,7 @@ import {
   type ObjectImages,
   type SharedObjectContent,
 } from './kind-resources';
-import { faceFields, walletImage } from './resource-values';
+import { faceFields, translated, walletImage } from './resource-values';
 import type {
   BarcodeType,
   CardRowTemplateInfo,
@@ -70,8 +70,27 @@ export function holderSerialFromObjectId(issuerId: string, objectId: string): st
   return /^[0-9a-f]{32}$/.test(serial) ? serial : null;
 }
 
-function textModule(field: FieldDto): TextModuleData {
-  return { id: field.key, ...(field.label ? { header: field.label } : {}), body: field.value };
+/**
+ * A field as a text module, with the pass's translations of its label, and of its value where
+ * the value is the pass's own (`holderValue` absent): a holder's value is in no language of
+ * the pass's.
+ */
+function textModule(pass: Pass, field: FieldDto, holderValue?: string): TextModuleData {
+  const body = holderValue ?? field.value;
+  const header = field.label
+    ? translated(pass, field.label, (texts) => texts.fields?.[field.key]?.label)
+    : undefined;
+  const value =
+    holderValue === undefined
+      ? translated(pass, body, (texts) => texts.fields?.[field.key]?.value)
+      : undefined;
+  return {
+    id: field.key,
+    ...(field.label ? { header: field.label } : {}),
+    body,
+    ...(header !== undefined ? { localizedHeader: header } : {}),
+    ...(value !== undefined ? { localizedBody: value } : {}),
+  };
 }
 
 /**
@@ -139,7 +158,7 @@ export function buildPassClass(
 
 function sharedClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericClass {
   const metadata = pass.passMetadata;
-  const textModulesData = faceFields(pass).map(textModule);
+  const textModulesData = faceFields(pass).map((field) => textModule(pass, field));
   const uris: LinksModuleData['uris'] = [];
   for (const backField of metadata.backFields ?? []) {
     const texts: string[] = [];
@@ -156,11 +175,9 @@ function sharedClass(pass: Pass, issuerId: string, callbackUrl?: string): Generi
       });
     });
     if (texts.length > 0) {
-      textModulesData.push({
-        id: backField.key,
-        ...(backField.label ? { header: backField.label } : {}),
-        body: texts.join('\n'),
-      });
+      textModulesData.push(
+        textModule(pass, { key: backField.key, label: backField.label, value: texts.join('\n') }),
+      );
     }
   }
 
@@ -267,7 +284,7 @@ export function buildHolderObjectContent(
         state: holder.status === 'Voided' ? 'EXPIRED' : shared.state,
         textModulesData: faceFields(pass)
           .filter((field) => holder.fieldValues[field.key] !== undefined)
-          .map((field) => textModule({ ...field, value: holder.fieldValues[field.key] })),
+          .map((field) => textModule(pass, field, holder.fieldValues[field.key])),
       },
       pass,
       images,
@@ -298,7 +315,12 @@ export function objectContentHash(pass: Pass, type: ClassType): string {
   });
   return createHash('sha256')
     .update(
-      JSON.stringify([content, faceFields(pass).map((field) => [field.key, field.label ?? null])]),
+      JSON.stringify([
+        content,
+        faceFields(pass).map((field) => [field.key, field.label ?? null]),
+        // Holders' objects show the labels' translations too.
+        pass.passMetadata.localizations ?? null,
+      ]),
     )
     .digest('hex');
 }

@@ -24,6 +24,8 @@ export interface TranslatedString {
 
 export interface LocalizedString {
   defaultValue: TranslatedString;
+  /** The pass's `localizations` of the same text. */
+  translatedValues?: TranslatedString[];
 }
 
 export interface WalletImage {
@@ -35,6 +37,8 @@ export interface TextModuleData {
   id: string;
   header?: string;
   body: string;
+  localizedHeader?: LocalizedString;
+  localizedBody?: LocalizedString;
 }
 
 export interface LinksModuleData {
@@ -109,12 +113,14 @@ export type GenericClass = ClassBase;
 /** What every class type but generic requires besides its own fields. */
 interface IssuedClass extends ClassBase {
   issuerName: string;
+  localizedIssuerName?: LocalizedString;
   reviewStatus: ReviewStatus;
   hexBackgroundColor?: string;
 }
 
 export interface LoyaltyClass extends IssuedClass {
   programName: string;
+  localizedProgramName?: LocalizedString;
   programLogo?: WalletImage;
 }
 

@@ -71,9 +71,41 @@ describe("WalletB payloads against Google's typings (@googleapis/walletobjects)"
         passMetadata: metadata,
         uploadInfoList: [],
       });
+    /** Every text of the pass translated: each LocalizedString carries translatedValues. */
+    const localizedOf = (metadata: Pass['passMetadata']): Pass['passMetadata'] => {
+      const face = [
+        ...(metadata.topField ? [metadata.topField] : []),
+        ...(metadata.headerFields ?? []),
+        ...(metadata.primaryFields ?? []),
+        ...(metadata.secondaryFields ?? []),
+        ...(metadata.auxiliaryFields ?? []),
+      ];
+      return {
+        ...metadata,
+        localizations: {
+          de: {
+            description: 'Karte',
+            organizationName: 'Marke GmbH',
+            passName: 'Sommerkarte',
+            fields: Object.fromEntries([
+              ...face.map((field) => [field.key, { label: 'Feld', value: 'Wert' }]),
+              ...(metadata.backFields ?? []).map((field) => [field.key, { label: 'Verweise' }]),
+            ]),
+          },
+        },
+      };
+    };
     const payloads = KIND_NAMES.flatMap((name) => {
       const fixture = KIND_FIXTURES[name];
-      return payloadsOf(name, fixture.classType, passOf(fixture.metadata), holder);
+      return [
+        ...payloadsOf(name, fixture.classType, passOf(fixture.metadata), holder),
+        ...payloadsOf(
+          `localized ${name}`,
+          fixture.classType,
+          passOf(localizedOf(fixture.metadata)),
+          holder,
+        ),
+      ];
     });
     // A store card Published before class types existed keeps a generic class.
     payloads.push(
@@ -93,7 +125,7 @@ describe("WalletB payloads against Google's typings (@googleapis/walletobjects)"
     });
 
     expect(payloads.filter((payload) => payload.name !== 'invented')).toHaveLength(
-      (KIND_NAMES.length + 1) * 6,
+      (KIND_NAMES.length * 2 + 1) * 6,
     );
     expect(typeCheckPayloads(payloads)).toEqual([
       expect.stringMatching(
