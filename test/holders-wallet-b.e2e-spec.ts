@@ -33,7 +33,7 @@ interface SavedObject {
   state: string;
   barcode?: { value: string; alternateText?: string };
   textModulesData?: { id: string; header?: string; body: string }[];
-  header: { defaultValue: { value: string } };
+  heroImage: { contentDescription: { defaultValue: { value: string } } };
 }
 
 describe('Personal passes on WalletB (stage 3)', () => {
@@ -64,7 +64,8 @@ describe('Personal passes on WalletB (stage 3)', () => {
     const url = redirect.headers.location;
     expect(url.startsWith(GOOGLE_SAVE_URL_PREFIX)).toBe(true);
     const jwt = verifyRs256Jwt(url.slice(GOOGLE_SAVE_URL_PREFIX.length), fake.publicKey);
-    return (jwt.claims.payload as { genericObjects: SavedObject[] }).genericObjects[0];
+    // A store card (the pass names no kind) is a loyalty class on WalletB.
+    return (jwt.claims.payload as { loyaltyObjects: SavedObject[] }).loyaltyObjects[0];
   };
   const callback = (eventType: 'save' | 'del', objectId: string) =>
     http()
@@ -73,7 +74,7 @@ describe('Personal passes on WalletB (stage 3)', () => {
         fake.callbackSigner.build({ classId, objectId, eventType }, { recipientId: ISSUER_ID }),
       );
   const objectPatches = (objectId: string) =>
-    fake.callsTo('PATCH', `/walletobjects/v1/genericObject/${objectId}`);
+    fake.callsTo('PATCH', `/walletobjects/v1/loyaltyObject/${objectId}`);
   const stored = (objectId: string) => fake.objects.get(objectId) as unknown as SavedObject;
 
   const notify = (fields: Record<string, unknown>) => notifyAndWait(owner, pass.id, fields);
@@ -194,7 +195,7 @@ describe('Personal passes on WalletB (stage 3)', () => {
     await sleep(400);
     expect(objectPatches(aliceObject)).toHaveLength(1);
     expect(objectPatches(bobObject)).toHaveLength(0);
-    expect(fake.callsTo('PATCH', '/walletobjects/v1/genericClass')).toHaveLength(0);
+    expect(fake.callsTo('PATCH', '/walletobjects/v1/loyaltyClass')).toHaveLength(0);
     expect(stored(aliceObject)).toMatchObject({
       state: 'ACTIVE',
       barcode: { value: 'member-alice', alternateText: 'Alice' },
@@ -214,10 +215,12 @@ describe('Personal passes on WalletB (stage 3)', () => {
       .set(owner.auth)
       .send({ passName: 'Personal renamed', passMetadata: { ...metadata, qrText: 'Card' } })
       .expect(200);
+    const shownName = (objectId: string) =>
+      stored(objectId).heroImage.contentDescription.defaultValue.value;
     await waitFor(
       () =>
-        stored(aliceObject).header.defaultValue.value === 'Personal renamed' &&
-        stored(bobObject).header.defaultValue.value === 'Personal renamed',
+        shownName(aliceObject) === 'Personal renamed' &&
+        shownName(bobObject) === 'Personal renamed',
       'both objects to show the new name',
     );
     expect(stored(aliceObject)).toMatchObject({
@@ -323,6 +326,6 @@ describe('Personal passes on WalletB (stage 3)', () => {
     expect(stored(aliceObject).textModulesData).toEqual([
       { id: 'points', header: 'Points', body: '400' },
     ]);
-    expect(fake.callsTo('PATCH', '/walletobjects/v1/genericClass')).toHaveLength(0);
+    expect(fake.callsTo('PATCH', '/walletobjects/v1/loyaltyClass')).toHaveLength(0);
   });
 });

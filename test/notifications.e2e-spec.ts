@@ -583,7 +583,7 @@ describe('Delivery to both wallets', () => {
   it('is AppleSuccessGoogleFailed when Google keeps failing', async () => {
     const { pass, classId } = await passWithHolders();
     apns.reset();
-    google.failNext(1000, 500, `/walletobjects/v1/genericClass/${classId}/addMessage`);
+    google.failNext(1000, 500, `/walletobjects/v1/loyaltyClass/${classId}/addMessage`);
     const done = await send(pass.id);
     expect(done).toMatchObject({
       status: 'AppleSuccessGoogleFailed',

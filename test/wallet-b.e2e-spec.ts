@@ -30,7 +30,9 @@ async function waitFor(
   }
 }
 
+/** A generic pass: its objects carry title, header, logo and colour (kinds: pass-kinds-wallet-b). */
 const metadata = {
+  passType: 'generic',
   description: 'Loyalty card',
   organizationName: 'Brand Ltd',
   backgroundColor: '#102030',

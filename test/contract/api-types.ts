@@ -1187,7 +1187,7 @@ export interface components {
     };
     TransitStopDto: {
       /**
-       * @description Airport (IATA), station or stop code.
+       * @description Station or stop code; for air, the airport's three-letter IATA code.
        * @example SFO
        */
       code: string;
@@ -1206,7 +1206,7 @@ export interface components {
        */
       carrier?: string;
       /**
-       * @description Flight, train or route number (for air: the IATA carrier code and number).
+       * @description Flight, train or route number. Required for air: the airline's IATA (or ICAO) code and the flight number, e.g. BA123.
        * @example BA123
        */
       number?: string;
@@ -1248,7 +1248,7 @@ export interface components {
        */
       qrUrl?: string;
       /**
-       * @description WalletA `PKBarcodeFormat…` of the barcode (WalletB keeps a QR code for now).
+       * @description The barcode: WalletA `PKBarcodeFormat…`, WalletB `QR_CODE`, `PDF_417`, `AZTEC`, `CODE_128`.
        * @default QR
        * @enum {string}
        */
@@ -1259,7 +1259,7 @@ export interface components {
        */
       relevantDate?: string;
       /**
-       * @description ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA).
+       * @description ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA; on WalletB the end of the objects' validity).
        * @example 2026-05-02T04:00:00+02:00
        */
       expirationDate?: string;

@@ -15,12 +15,16 @@ import { GoogleCallbackSigner } from '../support/google-callbacks';
  *   `iss` = client_email, `aud` = the token URI, the wallet_object.issuer scope, `iat`/`exp`
  *   present, not expired and at most an hour apart. Otherwise 400 `invalid_grant`.
  * - `GET /keys` (WALLET_B_CALLBACK_KEYS_URL): the root keys of the callback signer.
- * - `/walletobjects/v1/genericClass|genericObject`: insert (POST, 409 when the id exists),
- *   get (GET, 404), patch (PATCH, 404), update (PUT, 404) and `/{id}/addMessage` (POST). Every
- *   call needs `Authorization: Bearer <a token this fake issued, not expired>` (401 otherwise);
- *   resource ids must be `<issuer id>.<[A-Za-z0-9._-]+>` (400, 403 for another issuer); objects
- *   need an existing class. More than 3 TEXT_AND_NOTIFY messages on one resource within 24 h
- *   fail with a QuotaExceededException (429), as Google documents.
+ * - `/walletobjects/v1/<type>Class|<type>Object` for the class types generic, loyalty, offer,
+ *   eventTicket, flight and transit: insert (POST, 409 when the id exists), get (GET, 404),
+ *   patch (PATCH, 404), update (PUT, 404) and `/{id}/addMessage` (POST). Every call needs
+ *   `Authorization: Bearer <a token this fake issued, not expired>` (401 otherwise); resource
+ *   ids must be `<issuer id>.<[A-Za-z0-9._-]+>` (400, 403 for another issuer); an object needs
+ *   an existing class of its own type (404). A class or object (an inserted one, and one as a
+ *   PATCH or PUT leaves it) must have what Google's REST reference marks required for its type,
+ *   with its enum values and date-time forms (400 INVALID_ARGUMENT naming the field): see
+ *   {@link classProblems} and {@link objectProblems}. More than 3 TEXT_AND_NOTIFY messages on
+ *   one resource within 24 h fail with a QuotaExceededException (429), as Google documents.
  * - `failNext(n, status, path?)` answers 429/500/503 to the next n REST calls (to that path).
  */
 
@@ -50,7 +54,175 @@ export interface FakeMessage {
 }
 
 type Resource = Record<string, unknown> & { id: string; messages?: FakeMessage[] };
-type Collection = 'genericClass' | 'genericObject';
+
+/** Google's class types and their save-link payload keys. */
+export const FAKE_CLASS_TYPES = [
+  'generic',
+  'loyalty',
+  'offer',
+  'eventTicket',
+  'flight',
+  'transit',
+] as const;
+export type FakeClassType = (typeof FAKE_CLASS_TYPES)[number];
+type Kind = 'Class' | 'Object';
+type Collection = `${FakeClassType}${Kind}`;
+
+const REVIEW_STATUSES = ['UNDER_REVIEW', 'underReview', 'DRAFT', 'draft'];
+const OBJECT_STATES = ['ACTIVE', 'COMPLETED', 'EXPIRED', 'INACTIVE'].flatMap((state) => [
+  state,
+  state.toLowerCase(),
+]);
+const BARCODE_TYPES = ['QR_CODE', 'PDF_417', 'AZTEC', 'CODE_128', 'TEXT_ONLY'];
+const REDEMPTION_CHANNELS = ['INSTORE', 'ONLINE', 'BOTH', 'TEMPORARY_PRICE_REDUCTION'];
+const TRANSIT_TYPES = ['BUS', 'RAIL', 'TRAM', 'FERRY', 'OTHER'];
+const TRIP_TYPES = ['ROUND_TRIP', 'ONE_WAY'];
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+const WITH_OFFSET = /(Z|[+-]\d{2}:\d{2})$/;
+
+function valueAt(resource: unknown, path: string): unknown {
+  let value = resource;
+  for (const key of path.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** Problems Google reports for fields of a resource, collected by one type's rules. */
+class Problems {
+  readonly list: string[] = [];
+
+  constructor(private readonly resource: Record<string, unknown>) {}
+
+  present(path: string): boolean {
+    const value = valueAt(this.resource, path);
+    return value !== undefined && value !== null && value !== '';
+  }
+
+  require(...paths: string[]): void {
+    for (const path of paths) if (!this.present(path)) this.list.push(`${path} is required`);
+  }
+
+  oneOf(path: string, values: readonly string[]): void {
+    const value = valueAt(this.resource, path);
+    if (value !== undefined && !values.includes(value as string)) {
+      this.list.push(`Invalid value at '${path}': ${JSON.stringify(value)}`);
+    }
+  }
+
+  matches(path: string, pattern: RegExp, what: string): void {
+    const value = valueAt(this.resource, path);
+    if (value !== undefined && (typeof value !== 'string' || !pattern.test(value))) {
+      this.list.push(`Invalid value at '${path}': ${JSON.stringify(value)} (${what})`);
+    }
+  }
+
+  dateTime(path: string, offset: 'any' | 'none' = 'any'): void {
+    this.matches(path, ISO_DATE_TIME, 'an ISO 8601 date-time');
+    const value = valueAt(this.resource, path);
+    if (offset === 'none' && typeof value === 'string' && WITH_OFFSET.test(value)) {
+      this.list.push(`Invalid value at '${path}': ${value} (a local date-time has no offset)`);
+    }
+  }
+}
+
+/**
+ * What Google's REST reference marks required for a class of each type (besides `id`), with
+ * the enum values and date-time forms it accepts.
+ */
+export function classProblems(type: FakeClassType, resource: Record<string, unknown>): string[] {
+  const problems = new Problems(resource);
+  problems.require('id');
+  if (type !== 'generic') {
+    problems.require('issuerName', 'reviewStatus');
+    problems.oneOf('reviewStatus', REVIEW_STATUSES);
+  }
+  switch (type) {
+    case 'loyalty':
+      problems.require('programName', 'programLogo.sourceUri.uri');
+      break;
+    case 'offer':
+      problems.require('title', 'provider', 'redemptionChannel');
+      problems.oneOf('redemptionChannel', REDEMPTION_CHANNELS);
+      break;
+    case 'eventTicket':
+      problems.require('eventName.defaultValue.value');
+      if (resource.venue !== undefined) {
+        problems.require('venue.name.defaultValue.value', 'venue.address.defaultValue.value');
+      }
+      for (const at of ['doorsOpen', 'start', 'end']) problems.dateTime(`dateTime.${at}`);
+      break;
+    case 'flight': {
+      problems.require(
+        'flightHeader.carrier',
+        'flightHeader.flightNumber',
+        'origin.airportIataCode',
+        'destination.airportIataCode',
+        'localScheduledDepartureDateTime',
+      );
+      const codes = ['carrierIataCode', 'carrierIcaoCode'].filter((code) =>
+        problems.present(`flightHeader.carrier.${code}`),
+      );
+      if (codes.length !== 1) {
+        problems.list.push('Exactly one of carrierIataCode and carrierIcaoCode is required');
+      }
+      problems.matches('flightHeader.carrier.carrierIataCode', /^[A-Z0-9]{2}$/, 'two characters');
+      problems.matches('flightHeader.carrier.carrierIcaoCode', /^[A-Z]{3}$/, 'three letters');
+      problems.matches('flightHeader.flightNumber', /^\d+$/, 'digits only');
+      problems.matches('origin.airportIataCode', /^[A-Z]{3}$/, 'three letters');
+      problems.matches('destination.airportIataCode', /^[A-Z]{3}$/, 'three letters');
+      problems.dateTime('localScheduledDepartureDateTime', 'none');
+      problems.dateTime('localScheduledArrivalDateTime', 'none');
+      break;
+    }
+    case 'transit':
+      problems.require('transitType', 'logo.sourceUri.uri');
+      problems.oneOf('transitType', TRANSIT_TYPES);
+      break;
+    case 'generic':
+      break;
+  }
+  return problems.list;
+}
+
+/** What Google's REST reference marks required for an object of each type. */
+export function objectProblems(type: FakeClassType, resource: Record<string, unknown>): string[] {
+  const problems = new Problems(resource);
+  problems.require('id', 'classId');
+  if (type === 'generic') {
+    problems.require('cardTitle.defaultValue.value', 'header.defaultValue.value');
+  } else {
+    problems.require('state');
+  }
+  problems.oneOf('state', OBJECT_STATES);
+  if (resource.barcode !== undefined) {
+    problems.require('barcode.type', 'barcode.value');
+    problems.oneOf('barcode.type', BARCODE_TYPES);
+  }
+  problems.dateTime('validTimeInterval.start.date');
+  problems.dateTime('validTimeInterval.end.date');
+  switch (type) {
+    case 'flight':
+      problems.require('passengerName');
+      if (typeof resource.reservationInfo !== 'object' || resource.reservationInfo === null) {
+        problems.list.push('reservationInfo is required');
+      }
+      break;
+    case 'transit':
+      problems.require('tripType');
+      problems.oneOf('tripType', TRIP_TYPES);
+      if (!problems.present('validTimeInterval')) problems.require('ticketLeg.departureDateTime');
+      if (!problems.present('ticketLeg.originStationCode'))
+        problems.require('ticketLeg.originName');
+      problems.dateTime('ticketLeg.departureDateTime');
+      problems.dateTime('ticketLeg.arrivalDateTime');
+      break;
+    default:
+      break;
+  }
+  return problems.list;
+}
 
 class HttpError extends Error {
   constructor(
@@ -95,8 +267,15 @@ export function verifyRs256Jwt(
 
 export class GoogleWalletFake {
   readonly calls: FakeCall[] = [];
-  readonly classes = new Map<string, Resource>();
-  readonly objects = new Map<string, Resource>();
+  /** The resources of each collection (`loyaltyClass`, `loyaltyObject`, ...), by id. */
+  private readonly stores = new Map<Collection, Map<string, Resource>>(
+    FAKE_CLASS_TYPES.flatMap((type) =>
+      (['Class', 'Object'] as const).map((kind): [Collection, Map<string, Resource>] => [
+        `${type}${kind}`,
+        new Map(),
+      ]),
+    ),
+  );
   readonly callbackSigner = new GoogleCallbackSigner();
   /** Access tokens issued (by the token endpoint). */
   tokensIssued = 0;
@@ -124,6 +303,31 @@ export class GoogleWalletFake {
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     fake.port = (fake.server.address() as AddressInfo).port;
     return fake;
+  }
+
+  /** Every class, of any type, by id (a snapshot). */
+  get classes(): ReadonlyMap<string, Resource> {
+    return this.union('Class');
+  }
+
+  /** Every object, of any type, by id (a snapshot). */
+  get objects(): ReadonlyMap<string, Resource> {
+    return this.union('Object');
+  }
+
+  /** The classes of one type. */
+  classesOf(type: FakeClassType): ReadonlyMap<string, Resource> {
+    return this.store(`${type}Class`);
+  }
+
+  /** The objects of one type. */
+  objectsOf(type: FakeClassType): ReadonlyMap<string, Resource> {
+    return this.store(`${type}Object`);
+  }
+
+  /** The type of the class with this id, or undefined when there is none. */
+  classTypeOf(classId: string): FakeClassType | undefined {
+    return FAKE_CLASS_TYPES.find((type) => this.store(`${type}Class`).has(classId));
   }
 
   get url(): string {
@@ -188,13 +392,35 @@ export class GoogleWalletFake {
     this.tokens.clear();
   }
 
-  /** Creates an object as Google does when a holder saves through a save link. */
-  saveObject(object: Record<string, unknown>): void {
+  /**
+   * Creates an object as Google does when a holder saves through a save link: in the object
+   * collection of its class's type, `type` when given (a save link's payload key) must be it.
+   */
+  saveObject(object: Record<string, unknown>, type?: FakeClassType): void {
     const id = String(object.id);
     this.validateId(id);
-    if (!this.classes.has(String(object.classId)))
-      throw new Error(`no class ${String(object.classId)}`);
-    this.objects.set(id, { ...object, id });
+    const classType = this.classTypeOf(String(object.classId));
+    if (classType === undefined) throw new Error(`no class ${String(object.classId)}`);
+    if (type !== undefined && type !== classType) {
+      throw new Error(`${type} object of the ${classType} class ${String(object.classId)}`);
+    }
+    const problems = objectProblems(classType, object);
+    if (problems.length > 0) throw new Error(`Invalid ${classType} object: ${problems.join('; ')}`);
+    this.store(`${classType}Object`).set(id, { ...object, id });
+  }
+
+  /**
+   * Saves the objects of a save link's JWT payload (`{loyaltyObjects: [...]}`, ...) as Google
+   * does when the holder taps it; returns the payload key's class type.
+   */
+  saveFromLink(payload: unknown): FakeClassType {
+    const entries = Object.entries((payload ?? {}) as Record<string, unknown>);
+    if (entries.length !== 1) throw new Error('a save link names one kind of object');
+    const [key, objects] = entries[0];
+    const type = FAKE_CLASS_TYPES.find((item) => `${item}Objects` === key);
+    if (type === undefined || !Array.isArray(objects)) throw new Error(`unknown payload ${key}`);
+    for (const object of objects as Record<string, unknown>[]) this.saveObject(object, type);
+    return type;
   }
 
   callsTo(method: string, pathPrefix: string): FakeCall[] {
@@ -335,12 +561,27 @@ export class GoogleWalletFake {
     }
   }
 
+  private store(collection: Collection): Map<string, Resource> {
+    return this.stores.get(collection)!;
+  }
+
+  private union(kind: Kind): Map<string, Resource> {
+    return new Map(FAKE_CLASS_TYPES.flatMap((type) => [...this.store(`${type}${kind}`).entries()]));
+  }
+
+  /** 400 when the resource, as it would be stored, lacks what its type requires. */
+  private validate(type: FakeClassType, kind: Kind, resource: Record<string, unknown>): void {
+    const problems = (kind === 'Class' ? classProblems : objectProblems)(type, resource);
+    if (problems.length > 0) throw new HttpError(400, 'INVALID_ARGUMENT', problems.join('; '));
+  }
+
   private rest(method: string, path: string, body: unknown): unknown {
-    const match = /^(genericClass|genericObject)(?:\/([^/]+))?(?:\/(addMessage))?$/.exec(path);
-    if (match === null) throw new HttpError(404, 'NOT_FOUND', 'Not Found');
-    const collection = match[1] as Collection;
-    const store = collection === 'genericClass' ? this.classes : this.objects;
-    const id = match[2] === undefined ? undefined : decodeURIComponent(match[2]);
+    const match = /^([a-z][A-Za-z]*?)(Class|Object)(?:\/([^/]+))?(?:\/(addMessage))?$/.exec(path);
+    const type = FAKE_CLASS_TYPES.find((item) => item === match?.[1]);
+    if (match === null || type === undefined) throw new HttpError(404, 'NOT_FOUND', 'Not Found');
+    const kind = match[2] as Kind;
+    const store = this.store(`${type}${kind}`);
+    const id = match[3] === undefined ? undefined : decodeURIComponent(match[3]);
     const fields = (body ?? {}) as Record<string, unknown>;
 
     if (id === undefined) {
@@ -349,9 +590,11 @@ export class GoogleWalletFake {
       if (store.has(fields.id)) {
         throw new HttpError(409, 'ALREADY_EXISTS', `Resource already exists: ${fields.id}`);
       }
-      if (collection === 'genericObject' && !this.classes.has(String(fields.classId))) {
+      // An object's class must be of the object's own type.
+      if (kind === 'Object' && !this.store(`${type}Class`).has(String(fields.classId))) {
         throw new HttpError(404, 'NOT_FOUND', `Class not found: ${String(fields.classId)}`);
       }
+      this.validate(type, kind, fields);
       const resource: Resource = { ...fields, id: fields.id };
       store.set(resource.id, resource);
       return resource;
@@ -360,7 +603,7 @@ export class GoogleWalletFake {
     this.validateId(id);
     const existing = store.get(id);
     if (existing === undefined) throw new HttpError(404, 'NOT_FOUND', `Resource not found: ${id}`);
-    if (match[3] === 'addMessage') {
+    if (match[4] === 'addMessage') {
       if (method !== 'POST') throw new HttpError(404, 'NOT_FOUND', 'Not Found');
       const resource = this.addMessage(store, id, existing, fields.message);
       return { resource };
@@ -371,11 +614,13 @@ export class GoogleWalletFake {
     if (method === 'GET') return existing;
     if (method === 'PATCH') {
       const updated: Resource = { ...existing, ...fields, id };
+      this.validate(type, kind, updated);
       store.set(id, updated);
       return updated;
     }
     if (method === 'PUT') {
       const replaced: Resource = { ...fields, id };
+      this.validate(type, kind, replaced);
       store.set(id, replaced);
       return replaced;
     }

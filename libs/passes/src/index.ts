@@ -11,6 +11,7 @@ export * from './holder-changes';
 export * from './holders/holder.entity';
 export * from './holders/holders.service';
 export { shownMessage } from './pass-content';
+export * from './pass-kinds';
 export * from './pass-counters';
 export * from './localizations';
 export * from './pass-kinds';

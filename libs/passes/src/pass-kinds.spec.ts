@@ -4,6 +4,7 @@ import {
   assertPassTypeKept,
   assertPosterArtwork,
   type KindMetadata,
+  parseFlightNumber,
   slotLimit,
 } from './pass-kinds';
 
@@ -155,6 +156,41 @@ describe('pass kinds', () => {
       'passMetadata.qrUrl': 'must be ASCII text for a Code128 barcode',
     });
     expect(problems({ barcodeFormat: 'QR', qrUrl: 'Café-123' })).toBe(undefined);
+  });
+
+  it('reads a flight number as an IATA or ICAO airline code and one to four digits', () => {
+    expect(parseFlightNumber('BA123')).toEqual({ iata: 'BA', digits: '123' });
+    expect(parseFlightNumber('u2 8751')).toEqual({ iata: 'U2', digits: '8751' });
+    expect(parseFlightNumber('EZY8751')).toEqual({ icao: 'EZY', digits: '8751' });
+    expect(parseFlightNumber('B6123')).toEqual({ iata: 'B6', digits: '123' });
+    for (const wrong of ['123', '12345', 'BA12345', 'BA', 'BA-123', 'BA12A', '']) {
+      expect(parseFlightNumber(wrong)).toBeNull();
+    }
+  });
+
+  it('wants a flight number and airport codes for an air trip, and only there', () => {
+    const flight = {
+      ...TRANSIT,
+      transitType: 'air',
+      number: 'BA123',
+      origin: { code: 'LHR', name: 'London' },
+      destination: { code: 'sfo', name: 'San Francisco' },
+    };
+    const boarding = (transit: object) => problems({ passType: 'boardingPass', transit });
+    expect(boarding(flight)).toBe(undefined);
+    expect(boarding({ ...flight, number: undefined })).toEqual({
+      'passMetadata.transit.number':
+        "is required for an air trip: the airline's IATA or ICAO code and the flight number (e.g. BA123)",
+    });
+    expect(boarding({ ...flight, number: 'Flight 7' })).toHaveProperty([
+      'passMetadata.transit.number',
+    ]);
+    expect(boarding({ ...flight, destination: { code: 'SFO1', name: 'x' } })).toEqual({
+      'passMetadata.transit.destination.code':
+        "must be the airport's three-letter IATA code for an air trip",
+    });
+    // A bus's stops have codes of any shape, and its number is free text.
+    expect(boarding({ ...TRANSIT, number: 'Route 7 express' })).toBe(undefined);
   });
 
   it("keeps a Published pass's passType", () => {

@@ -64,8 +64,16 @@ export interface KindMetadata {
   expirationDate?: string;
   event?: object;
   offer?: object;
-  transit?: object;
+  transit?: KindTransit;
   localizations?: unknown;
+}
+
+/** What the rules read of a boarding pass's trip. */
+interface KindTransit {
+  transitType?: string;
+  number?: string;
+  origin?: { code?: string };
+  destination?: { code?: string };
 }
 
 /**
@@ -122,6 +130,9 @@ export function assertPassKind(metadata: KindMetadata): void {
     }
   }
   assertKindBlocks(passType, metadata);
+  if (passType === 'boardingPass' && metadata.transit?.transitType === 'air') {
+    assertFlight(metadata.transit);
+  }
   const faceKeys = new Set(
     fieldsWithPaths(metadata)
       .filter(([path]) => !path.startsWith(`${PREFIX}.backFields`))
@@ -133,6 +144,47 @@ export function assertPassKind(metadata: KindMetadata): void {
     throw new InvalidInputError({
       [`${PREFIX}.qrUrl`]: 'must be ASCII text for a Code128 barcode',
     });
+  }
+}
+
+/**
+ * A flight's marketing carrier and number as `transit.number` writes them: the airline's IATA
+ * designator (two characters, not both digits: `BA`, `U2`) or ICAO one (three letters: `EZY`),
+ * then the flight number's one to four digits (`BA123`, `EZY 8751`). Null when it is not one.
+ */
+export function parseFlightNumber(
+  number: string,
+): { iata: string; digits: string } | { icao: string; digits: string } | null {
+  const text = number.trim().toUpperCase();
+  const icao = /^([A-Z]{3}) ?(\d{1,4})$/.exec(text);
+  if (icao !== null) return { icao: icao[1], digits: icao[2] };
+  const iata = /^([A-Z0-9]{2}) ?(\d{1,4})$/.exec(text);
+  if (iata !== null && !/^\d{2}$/.test(iata[1])) return { iata: iata[1], digits: iata[2] };
+  return null;
+}
+
+/** An airport's IATA code: three letters. */
+export const isAirportCode = (code: string | undefined): boolean =>
+  code !== undefined && /^[A-Za-z]{3}$/.test(code);
+
+/**
+ * A flight needs what both wallets show of one: the carrier and flight number, and the airports'
+ * IATA codes (WalletB's flight class refuses a flight without them).
+ */
+function assertFlight(transit: KindTransit): void {
+  if (transit.number === undefined || parseFlightNumber(transit.number) === null) {
+    throw new InvalidInputError({
+      [`${PREFIX}.transit.number`]:
+        "is required for an air trip: the airline's IATA or ICAO code and the flight number (e.g. BA123)",
+    });
+  }
+  for (const end of ['origin', 'destination'] as const) {
+    if (!isAirportCode(transit[end]?.code)) {
+      throw new InvalidInputError({
+        [`${PREFIX}.transit.${end}.code`]:
+          "must be the airport's three-letter IATA code for an air trip",
+      });
+    }
   }
 }
 

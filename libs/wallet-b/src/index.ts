@@ -1,6 +1,9 @@
 export * from './callbacks/ecv2-signing-only';
 export * from './callbacks/wallet-b-callback.entity';
+export * from './classes/wallet-b-class.entity';
+export * from './google/class-types';
 export * from './google/google-wallet-client';
+export * from './google/kind-resources';
 export * from './google/pass-resources';
 export * from './google/wallet-objects.types';
 export * from './messages/notification-limit';
@@ -12,7 +15,14 @@ export * from './wallet-b.module';
 export * from './wallet-b.service';
 
 import { WalletBCallback } from './callbacks/wallet-b-callback.entity';
+import { WalletBClass } from './classes/wallet-b-class.entity';
 import { WalletBMessage } from './messages/wallet-b-message.entity';
 import { WalletBObject } from './objects/wallet-b-object.entity';
 import { SyncJob } from './sync/sync-job.entity';
-export const WALLET_B_ENTITIES = [WalletBObject, WalletBCallback, WalletBMessage, SyncJob];
+export const WALLET_B_ENTITIES = [
+  WalletBObject,
+  WalletBCallback,
+  WalletBMessage,
+  SyncJob,
+  WalletBClass,
+];

@@ -7,6 +7,7 @@ import { GoogleRootKeys } from './callbacks/root-keys';
 import { WalletBCallback } from './callbacks/wallet-b-callback.entity';
 import { WalletBCallbacksController } from './callbacks/wallet-b-callbacks.controller';
 import { WalletBCallbacksService } from './callbacks/wallet-b-callbacks.service';
+import { WalletBClass } from './classes/wallet-b-class.entity';
 import { GoogleWalletClient } from './google/google-wallet-client';
 import { loadServiceAccount, type ServiceAccount } from './google/service-account';
 import { WalletBMessage } from './messages/wallet-b-message.entity';
@@ -23,7 +24,13 @@ import { WALLET_B_SERVICE_ACCOUNT, WalletBService } from './wallet-b.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([WalletBObject, WalletBCallback, WalletBMessage, SyncJob]),
+    TypeOrmModule.forFeature([
+      WalletBObject,
+      WalletBCallback,
+      WalletBMessage,
+      SyncJob,
+      WalletBClass,
+    ]),
     PassesModule,
     UploadsModule,
   ],

@@ -1,4 +1,4 @@
-import { APP_CONFIG, newId, NotFoundError, type AppConfig } from '@app/core';
+import { APP_CONFIG, isUniqueViolation, newId, NotFoundError, type AppConfig } from '@app/core';
 import {
   GoogleSaveLinks,
   lockPassRow,
@@ -14,6 +14,8 @@ import {
   NOT_CONFIGURED_REASON,
   type GoogleResult,
 } from './google/google-wallet-client';
+import { WalletBClass } from './classes/wallet-b-class.entity';
+import { classTypeFor, saveLinkPayload } from './google/class-types';
 import { signRs256Jwt } from './google/jwt';
 import {
   buildHolderObjectContent,
@@ -27,10 +29,11 @@ import {
 } from './google/pass-resources';
 import type { ServiceAccount } from './google/service-account';
 import type {
-  GenericClass,
-  GenericObject,
+  ClassType,
   MessageType,
+  WalletClass,
   WalletMessage,
+  WalletObject,
 } from './google/wallet-objects.types';
 import { NOTIFYING_MESSAGES_PER_DAY, NOTIFYING_WINDOW_MS } from './messages/notification-limit';
 import { WALLET_B_CLASS_RECIPIENT, WalletBMessage } from './messages/wallet-b-message.entity';
@@ -45,6 +48,9 @@ export const GOOGLE_SAVE_URL_PREFIX = 'https://pay.google.com/gp/v/save/';
  * an object is saved or patched. Seven days is also the longest S3 presigns.
  */
 const OBJECT_IMAGE_URL_SECONDS = 7 * 24 * 3600;
+
+/** Class types kept in memory; a pass's never changes, so this only bounds the memory. */
+const CLASS_TYPE_CACHE_SIZE = 10_000;
 
 export interface WalletBMessageInput {
   /** Our id for the message (Google keeps it with the message). */
@@ -71,12 +77,15 @@ export type WalletBSendResult =
   { status: 'sent'; recipients: number; notified: boolean } | { status: 'failed'; reason: string };
 
 /**
- * The WalletB (Google Wallet) provider: the pass's Generic class, "Add to WalletB" save links,
+ * The WalletB (Google Wallet) provider: the pass's class (of the pass's class type: loyalty,
+ * offer, event ticket, flight, transit or generic), "Add to WalletB" save links,
  * and messages to holders. Used by the passes API (save links), the holder page, the
  * notifications worker (messages, through its WalletB channel) and the class-sync worker.
  */
 @Injectable()
 export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
+  private readonly classTypes = new Map<string, ClassType>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly client: GoogleWalletClient,
@@ -105,10 +114,11 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
    */
   async saveUrlFor(pass: Pass): Promise<string | null> {
     if (this.account === null || !this.passCanSave(pass)) return null;
-    return this.saveUrlOf(this.account, {
+    const [type, images] = await Promise.all([this.classTypeOf(pass), this.objectImages(pass)]);
+    return this.saveUrlOf(this.account, type, {
       id: newObjectId(this.issuerId, pass.id),
       classId: classIdFor(this.issuerId, pass.id),
-      ...buildObjectContent(pass, await this.objectImages(pass)),
+      ...buildObjectContent(pass, type, images),
     });
   }
 
@@ -120,10 +130,11 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
    */
   async saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null> {
     if (this.account === null || !this.holderCanSave(pass, holder)) return null;
-    return this.saveUrlOf(this.account, {
+    const [type, images] = await Promise.all([this.classTypeOf(pass), this.objectImages(pass)]);
+    return this.saveUrlOf(this.account, type, {
       id: holderObjectId(this.issuerId, holder),
       classId: classIdFor(this.issuerId, pass.id),
-      ...buildHolderObjectContent(pass, holder, await this.objectImages(pass)),
+      ...buildHolderObjectContent(pass, type, holder, images),
     });
   }
 
@@ -145,8 +156,11 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
     );
   }
 
-  /** Google's save URL: an RS256 JWT, signed with the service account's key, of the object. */
-  private saveUrlOf(account: ServiceAccount, object: GenericObject): string {
+  /**
+   * Google's save URL: an RS256 JWT, signed with the service account's key, of the object under
+   * its class type's payload key (`loyaltyObjects`, `genericObjects`, ...).
+   */
+  private saveUrlOf(account: ServiceAccount, type: ClassType, object: WalletObject): string {
     const jwt = signRs256Jwt(
       {
         typ: 'JWT',
@@ -158,19 +172,48 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
         typ: 'savetowallet',
         iat: Math.floor(Date.now() / 1000),
         origins: [new URL(this.config.publicBaseUrl).origin],
-        payload: { genericObjects: [object] },
+        payload: saveLinkPayload(type, object),
       },
       account.privateKey,
     );
     return `${GOOGLE_SAVE_URL_PREFIX}${jwt}`;
   }
 
+  /**
+   * The pass's WalletB class type: the one it was given, else the one its kind makes
+   * (class-types.ts), given now. Asked for Published passes only, whose kind cannot change any
+   * more, so two callers that both give it give the same type.
+   */
+  async classTypeOf(pass: Pass): Promise<ClassType> {
+    const cached = this.classTypes.get(pass.id);
+    if (cached !== undefined) return cached;
+    const classes = this.dataSource.getRepository(WalletBClass);
+    const where = { workspaceId: pass.workspaceId, passId: pass.id };
+    let stored = await classes.findOneBy(where);
+    if (stored === null) {
+      try {
+        await classes.insert({
+          ...where,
+          classType: classTypeFor(pass.passMetadata),
+          createdTime: new Date(),
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+      stored = await classes.findOneByOrFail(where);
+    }
+    if (this.classTypes.size >= CLASS_TYPE_CACHE_SIZE) this.classTypes.clear();
+    this.classTypes.set(pass.id, stored.classType);
+    return stored.classType;
+  }
+
   /** Creates the pass's class at Google, or brings it up to date when it exists. */
-  async syncClass(pass: Pass): Promise<GoogleResult<GenericClass>> {
-    const resource = buildPassClass(pass, this.issuerId, this.callbackUrl());
-    const inserted = await this.client.insertClass(resource);
+  async syncClass(pass: Pass): Promise<GoogleResult<WalletClass>> {
+    const [type, images] = await Promise.all([this.classTypeOf(pass), this.objectImages(pass)]);
+    const resource = buildPassClass(pass, type, this.issuerId, images, this.callbackUrl());
+    const inserted = await this.client.insertClass(type, resource);
     if (inserted.ok || inserted.kind !== 'conflict') return inserted;
-    return this.client.patchClass(resource);
+    return this.client.patchClass(type, resource);
   }
 
   /** Signed URLs of the logo and the strip image (as hero image), when the pass has them. */
@@ -203,16 +246,17 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
     const unsendable = this.unsendableReason(pass);
     if (unsendable !== null) return { status: 'failed', reason: unsendable };
     const classId = classIdFor(this.issuerId, pass.id);
+    const type = await this.classTypeOf(pass);
     return this.deliverMessage(pass, input, {
       recipient: WALLET_B_CLASS_RECIPIENT,
-      messagesAtGoogle: () => this.client.getClass(classId),
+      messagesAtGoogle: () => this.client.getClass(type, classId),
       add: async (message) => {
-        const added = await this.client.addClassMessage(classId, message);
+        const added = await this.client.addClassMessage(type, classId, message);
         if (added.ok || added.kind !== 'not-found') return added;
         // A class Google does not have yet (its sync is pending) is created first.
         const synced = await this.syncClass(pass);
         if (!synced.ok) return synced;
-        return this.client.addClassMessage(classId, message);
+        return this.client.addClassMessage(type, classId, message);
       },
     });
   }
@@ -233,6 +277,7 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
     const unsendable = this.unsendableReason(pass);
     if (unsendable !== null) return { status: 'failed', reason: unsendable };
     const holders = await this.savedHolderObjects(pass, holderIds);
+    const type = await this.classTypeOf(pass);
     let recipients = 0;
     let notified = false;
     let failure: string | null = null;
@@ -240,8 +285,8 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
       const objectId = holderObjectId(this.issuerId, holder);
       const result = await this.deliverMessage(pass, input, {
         recipient: holder.id,
-        messagesAtGoogle: () => this.client.getObject(objectId),
-        add: (message) => this.client.addObjectMessage(objectId, message),
+        messagesAtGoogle: () => this.client.getObject(type, objectId),
+        add: (message) => this.client.addObjectMessage(type, objectId, message),
       });
       if (result.status === 'sent') {
         recipients += 1;

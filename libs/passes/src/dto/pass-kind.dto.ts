@@ -112,7 +112,10 @@ export class OfferDto {
 
 /** One end of a trip. */
 export class TransitStopDto {
-  @ApiProperty({ example: 'SFO', description: 'Airport (IATA), station or stop code.' })
+  @ApiProperty({
+    example: 'SFO',
+    description: "Station or stop code; for air, the airport's three-letter IATA code.",
+  })
   @Required()
   @IsString()
   @NotEmpty()
@@ -142,7 +145,9 @@ export class TransitDto {
 
   @ApiPropertyOptional({
     example: 'BA123',
-    description: 'Flight, train or route number (for air: the IATA carrier code and number).',
+    description:
+      "Flight, train or route number. Required for air: the airline's IATA (or ICAO) code " +
+      'and the flight number, e.g. BA123.',
   })
   @IsOptional()
   @IsString()

@@ -249,7 +249,8 @@ export class PassMetadataDto {
   @ApiPropertyOptional({
     enum: BARCODE_FORMATS,
     default: 'QR',
-    description: 'WalletA `PKBarcodeFormat…` of the barcode (WalletB keeps a QR code for now).',
+    description:
+      'The barcode: WalletA `PKBarcodeFormat…`, WalletB `QR_CODE`, `PDF_417`, `AZTEC`, `CODE_128`.',
   })
   @IsOptional()
   @IsIn(BARCODE_FORMATS)
@@ -267,7 +268,8 @@ export class PassMetadataDto {
   @ApiPropertyOptional({
     example: '2026-05-02T04:00:00+02:00',
     description:
-      'ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA).',
+      'ISO 8601 date-time with its offset: after it the pass shows as expired (WalletA; on ' +
+      "WalletB the end of the objects' validity).",
   })
   @IsOptional()
   @IsIsoDateTime()

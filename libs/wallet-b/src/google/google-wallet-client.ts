@@ -3,11 +3,14 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessTokenSource, describeError } from './access-tokens';
 import type { ServiceAccount } from './service-account';
+import { COLLECTIONS } from './class-types';
 import type {
-  GenericClass,
-  GenericObject,
-  GenericObjectContent,
+  ClassOf,
+  ClassType,
+  ObjectContentOf,
+  WalletClass,
   WalletMessage,
+  WalletObject,
 } from './wallet-objects.types';
 
 export const NOT_CONFIGURED_REASON = 'WalletB is not configured: set WALLET_B_SERVICE_ACCOUNT';
@@ -59,7 +62,8 @@ const failure = <T>(kind: GoogleFailureKind, reason: string, status?: number): G
 });
 
 /**
- * The Google Wallet REST API (`{WALLET_B_API_URL}/walletobjects/v1/...`) with service-account
+ * The Google Wallet REST API (`{WALLET_B_API_URL}/walletobjects/v1/...`, in the collections of
+ * each class type: `/loyaltyClass`, `/loyaltyObject`, ...) with service-account
  * authentication. Every call returns a {@link GoogleResult}; nothing throws for a failed call.
  * 429, 5xx, timeouts and network errors are retried with exponential backoff and full jitter
  * (honouring Retry-After); a 401 gets one new access token and one more try.
@@ -94,46 +98,61 @@ export class GoogleWalletClient {
     return this.tokens !== undefined;
   }
 
-  insertClass(resource: GenericClass): Promise<GoogleResult<GenericClass>> {
-    return this.request('POST', '/genericClass', resource);
+  insertClass<T extends ClassType>(
+    type: T,
+    resource: ClassOf[T],
+  ): Promise<GoogleResult<WalletClass>> {
+    return this.request('POST', `/${COLLECTIONS[type].classes}`, resource);
   }
 
-  getClass(classId: string): Promise<GoogleResult<GenericClass>> {
-    return this.request('GET', `/genericClass/${encodeURIComponent(classId)}`, undefined);
+  getClass(type: ClassType, classId: string): Promise<GoogleResult<WalletClass>> {
+    return this.request('GET', classPath(type, classId), undefined);
   }
 
   /** PATCH: fields left out keep their value at Google (messages, for one). */
-  patchClass(resource: GenericClass): Promise<GoogleResult<GenericClass>> {
-    return this.request('PATCH', `/genericClass/${encodeURIComponent(resource.id)}`, resource);
+  patchClass<T extends ClassType>(
+    type: T,
+    resource: ClassOf[T],
+  ): Promise<GoogleResult<WalletClass>> {
+    return this.request('PATCH', classPath(type, resource.id), resource);
   }
 
   /** Adds a message to the class: every object of the class shows it (and notifies, per type). */
-  addClassMessage(classId: string, message: WalletMessage): Promise<GoogleResult<GenericClass>> {
-    return this.request<{ resource: GenericClass }>(
+  addClassMessage(
+    type: ClassType,
+    classId: string,
+    message: WalletMessage,
+  ): Promise<GoogleResult<WalletClass>> {
+    return this.request<{ resource: WalletClass }>(
       'POST',
-      `/genericClass/${encodeURIComponent(classId)}/addMessage`,
+      `${classPath(type, classId)}/addMessage`,
       { message },
     ).then((result) => (result.ok ? { ok: true, value: result.value.resource } : result));
   }
 
-  getObject(objectId: string): Promise<GoogleResult<GenericObject>> {
-    return this.request('GET', `/genericObject/${encodeURIComponent(objectId)}`, undefined);
+  getObject(type: ClassType, objectId: string): Promise<GoogleResult<WalletObject>> {
+    return this.request('GET', objectPath(type, objectId), undefined);
   }
 
   /** Adds a message to one object only: its holder sees it (and is notified, per type). */
-  addObjectMessage(objectId: string, message: WalletMessage): Promise<GoogleResult<GenericObject>> {
-    return this.request<{ resource: GenericObject }>(
+  addObjectMessage(
+    type: ClassType,
+    objectId: string,
+    message: WalletMessage,
+  ): Promise<GoogleResult<WalletObject>> {
+    return this.request<{ resource: WalletObject }>(
       'POST',
-      `/genericObject/${encodeURIComponent(objectId)}/addMessage`,
+      `${objectPath(type, objectId)}/addMessage`,
       { message },
     ).then((result) => (result.ok ? { ok: true, value: result.value.resource } : result));
   }
 
-  patchObject(
+  patchObject<T extends ClassType>(
+    type: T,
     objectId: string,
-    content: GenericObjectContent,
-  ): Promise<GoogleResult<GenericObject>> {
-    return this.request('PATCH', `/genericObject/${encodeURIComponent(objectId)}`, content);
+    content: ObjectContentOf<T>,
+  ): Promise<GoogleResult<WalletObject>> {
+    return this.request('PATCH', objectPath(type, objectId), content);
   }
 
   private async request<T>(method: string, path: string, body: unknown): Promise<GoogleResult<T>> {
@@ -219,6 +238,12 @@ export class GoogleWalletClient {
     return { kind: 'done', result: failure('rejected', reason, status) };
   }
 }
+
+const classPath = (type: ClassType, classId: string) =>
+  `/${COLLECTIONS[type].classes}/${encodeURIComponent(classId)}`;
+
+const objectPath = (type: ClassType, objectId: string) =>
+  `/${COLLECTIONS[type].objects}/${encodeURIComponent(objectId)}`;
 
 /** `error.message` of Google's error body `{error: {code, message, status}}`. */
 function googleErrorMessage(text: string): string | undefined {

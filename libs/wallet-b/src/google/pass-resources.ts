@@ -1,27 +1,39 @@
 import { displayTextDeep } from '@app/core';
-import type { FieldDto, Holder, Pass } from '@app/passes';
+import type { BarcodeFormat, FieldDto, Holder, Pass } from '@app/passes';
 import { createHash, randomBytes } from 'node:crypto';
+import {
+  kindClass,
+  kindObject,
+  type ObjectImages,
+  type SharedObjectContent,
+} from './kind-resources';
+import { faceFields, translated, walletImage } from './resource-values';
 import type {
+  BarcodeType,
   CardRowTemplateInfo,
+  ClassType,
   GenericClass,
-  GenericObjectContent,
   LinksModuleData,
-  LocalizedString,
   TemplateItem,
   TextModuleData,
-  WalletImage,
+  TimeInterval,
+  WalletClass,
+  WalletObjectContent,
 } from './wallet-objects.types';
 
-/**
- * How a pass becomes Google Wallet resources. Google splits a Generic pass in two:
- * - the class (one per pass, `<issuer id>.<pass id>`) holds what all holders share and Google
- *   lets a class hold: the fields (text modules, shown on the card through a card template),
- *   the back-field links (links module), the callback URL and the messages;
- * - each holder's object holds what Google only accepts on objects: title (`cardTitle`),
- *   `header`, logo, hero image, background colour, barcode and state.
- */
+export type { ObjectImages } from './kind-resources';
 
-const LANGUAGE = 'en';
+/**
+ * How a pass becomes Google Wallet resources, of the class type the pass has (class-types.ts;
+ * what each type adds is kind-resources.ts). Google splits a pass in two:
+ * - the class (one per pass, `<issuer id>.<pass id>`) holds what all holders share: the fields
+ *   (text modules, shown on the card through a card template), the back-field links (links
+ *   module), the callback URL, the messages, and the type's own details (issuer, program,
+ *   offer, event, flight or trip);
+ * - each holder's object holds what is each holder's or Google only accepts on objects: state,
+ *   barcode, hero image, validity, a personal holder's values (and for a generic object its
+ *   title, header, logo and colour).
+ */
 
 export function classIdFor(issuerId: string, passId: string): string {
   return `${issuerId}.${passId}`;
@@ -58,12 +70,27 @@ export function holderSerialFromObjectId(issuerId: string, objectId: string): st
   return /^[0-9a-f]{32}$/.test(serial) ? serial : null;
 }
 
-function localized(value: string): LocalizedString {
-  return { defaultValue: { language: LANGUAGE, value } };
-}
-
-function textModule(field: FieldDto): TextModuleData {
-  return { id: field.key, ...(field.label ? { header: field.label } : {}), body: field.value };
+/**
+ * A field as a text module, with the pass's translations of its label, and of its value where
+ * the value is the pass's own (`holderValue` absent): a holder's value is in no language of
+ * the pass's.
+ */
+function textModule(pass: Pass, field: FieldDto, holderValue?: string): TextModuleData {
+  const body = holderValue ?? field.value;
+  const header = field.label
+    ? translated(pass, field.label, (texts) => texts.fields?.[field.key]?.label)
+    : undefined;
+  const value =
+    holderValue === undefined
+      ? translated(pass, body, (texts) => texts.fields?.[field.key]?.value)
+      : undefined;
+  return {
+    id: field.key,
+    ...(field.label ? { header: field.label } : {}),
+    body,
+    ...(header !== undefined ? { localizedHeader: header } : {}),
+    ...(value !== undefined ? { localizedBody: value } : {}),
+  };
 }
 
 /**
@@ -90,23 +117,48 @@ function cardRow(keys: string[]): CardRowTemplateInfo {
   return { oneItem: { item: first } };
 }
 
+/** Google shows at most three rows on the card. */
+const CARD_ROWS = 3;
+
 /**
- * The pass's class. The top field gets a card row of its own, the secondary fields (at most
- * four) rows of up to three, so the card shows what the WalletA pass shows on its front; back
- * fields go to the details: links (through their short links, so taps are counted) to the
- * links module, link-less text to text modules.
+ * The card's rows, as WalletA lays out the front: the header fields (topField first), the
+ * primary fields, then the secondary and auxiliary fields in rows of three. Fields past the
+ * third row are in the details only.
  */
-export function buildPassClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericClass {
-  return displayTextDeep(passClass(pass, issuerId, callbackUrl));
+function cardRows(pass: Pass): CardRowTemplateInfo[] {
+  const metadata = pass.passMetadata;
+  const keys = (fields: FieldDto[] | undefined) => (fields ?? []).map((field) => field.key);
+  const groups = [
+    [...(metadata.topField ? [metadata.topField.key] : []), ...keys(metadata.headerFields)],
+    keys(metadata.primaryFields),
+  ];
+  const rest = [...keys(metadata.secondaryFields), ...keys(metadata.auxiliaryFields)];
+  for (let i = 0; i < rest.length; i += 3) groups.push(rest.slice(i, i + 3));
+  return groups
+    .filter((group) => group.length > 0)
+    .slice(0, CARD_ROWS)
+    .map(cardRow);
 }
 
-function passClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericClass {
+/**
+ * The pass's class, of its class type. The face fields go to text modules the card template
+ * shows as WalletA shows the front; back fields go to the details: links (through their short
+ * links, so taps are counted) to the links module, link-less text to text modules. Loyalty,
+ * offer, event ticket and transit classes show the logo (`images.logoUrl`).
+ */
+export function buildPassClass(
+  pass: Pass,
+  type: ClassType,
+  issuerId: string,
+  images: ObjectImages,
+  callbackUrl?: string,
+): WalletClass {
+  return displayTextDeep(kindClass(type, sharedClass(pass, issuerId, callbackUrl), pass, images));
+}
+
+function sharedClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericClass {
   const metadata = pass.passMetadata;
-  const front = [
-    ...(metadata.topField ? [metadata.topField] : []),
-    ...(metadata.secondaryFields ?? []),
-  ];
-  const textModulesData = front.map(textModule);
+  const textModulesData = faceFields(pass).map((field) => textModule(pass, field));
   const uris: LinksModuleData['uris'] = [];
   for (const backField of metadata.backFields ?? []) {
     const texts: string[] = [];
@@ -123,19 +175,13 @@ function passClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericC
       });
     });
     if (texts.length > 0) {
-      textModulesData.push({
-        id: backField.key,
-        ...(backField.label ? { header: backField.label } : {}),
-        body: texts.join('\n'),
-      });
+      textModulesData.push(
+        textModule(pass, { key: backField.key, label: backField.label, value: texts.join('\n') }),
+      );
     }
   }
 
-  const rows: CardRowTemplateInfo[] = [];
-  if (metadata.topField) rows.push(cardRow([metadata.topField.key]));
-  const secondary = (metadata.secondaryFields ?? []).map((field) => field.key);
-  for (let i = 0; i < secondary.length; i += 3) rows.push(cardRow(secondary.slice(i, i + 3)));
-
+  const rows = cardRows(pass);
   return {
     id: classIdFor(issuerId, pass.id),
     ...(rows.length > 0
@@ -147,87 +193,104 @@ function passClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericC
   };
 }
 
-/** Signed URLs of the images a holder's object shows. */
-export interface ObjectImages {
-  logoUrl: string | null;
-  heroUrl: string | null;
-}
+const BARCODE_TYPES: Record<BarcodeFormat, BarcodeType> = {
+  QR: 'QR_CODE',
+  PDF417: 'PDF_417',
+  Aztec: 'AZTEC',
+  Code128: 'CODE_128',
+};
 
-function image(uri: string, description: string): WalletImage {
-  return { sourceUri: { uri }, contentDescription: localized(description) };
+/**
+ * The object's validity: it ends at the expiration date (after it Google shows the pass as
+ * expired, as WalletA does). The relevant date is not its start: before its start Google takes
+ * an object as not yet usable, and a ticket or a coupon is usable before the moment it is
+ * relevant for; Google reads that moment from the type's own times (an event's start, a
+ * departure).
+ */
+function validity(expirationDate: string | undefined): { validTimeInterval?: TimeInterval } {
+  return expirationDate ? { validTimeInterval: { end: { date: expirationDate } } } : {};
 }
 
 /**
- * What a holder's object shows: the organisation as card title, the pass name as title, the
- * logo, the strip image as hero image, the background colour and the QR code. A deleted pass's
- * objects are EXPIRED (Google's equivalent of a voided WalletA pass). Google picks the text
- * colour itself: Generic passes have no field for `displayTextColor`.
+ * What every object shows: the hero image (the strip image), the barcode in the pass's format,
+ * its validity, and its state: EXPIRED once the pass is deleted (Google's equivalent of a
+ * voided WalletA pass).
  */
-export function buildObjectContent(pass: Pass, images: ObjectImages): GenericObjectContent {
-  return displayTextDeep(objectContent(pass, images));
-}
-
-function objectContent(pass: Pass, images: ObjectImages): GenericObjectContent {
+function sharedObject(
+  pass: Pass,
+  images: ObjectImages,
+  barcode: { value: string | null | undefined; text: string | null | undefined },
+  expirationDate: string | undefined,
+): SharedObjectContent {
   const metadata = pass.passMetadata;
   return {
     state: pass.deletedTime === null ? 'ACTIVE' : 'EXPIRED',
-    cardTitle: localized(metadata.organizationName),
-    header: localized(pass.passName),
-    ...(images.logoUrl !== null
-      ? { logo: image(images.logoUrl, `${metadata.organizationName} logo`) }
-      : {}),
-    ...(images.heroUrl !== null ? { heroImage: image(images.heroUrl, pass.passName) } : {}),
-    ...(metadata.backgroundColor ? { hexBackgroundColor: metadata.backgroundColor } : {}),
-    ...(metadata.qrUrl
+    ...(images.heroUrl !== null ? { heroImage: walletImage(images.heroUrl, pass.passName) } : {}),
+    ...(barcode.value
       ? {
           barcode: {
-            type: 'QR_CODE' as const,
-            value: metadata.qrUrl,
-            ...(metadata.qrText ? { alternateText: metadata.qrText } : {}),
+            type: BARCODE_TYPES[metadata.barcodeFormat ?? 'QR'],
+            value: barcode.value,
+            ...(barcode.text ? { alternateText: barcode.text } : {}),
           },
         }
       : {}),
+    ...validity(expirationDate),
   };
+}
+
+/** What an object of the shared pass (one saved through the pass's own link) shows. */
+export function buildObjectContent(
+  pass: Pass,
+  type: ClassType,
+  images: ObjectImages,
+): WalletObjectContent {
+  const metadata = pass.passMetadata;
+  const shared = sharedObject(
+    pass,
+    images,
+    { value: metadata.qrUrl, text: metadata.qrText },
+    metadata.expirationDate,
+  );
+  return displayTextDeep(kindObject(type, shared, pass, images, null));
 }
 
 /**
  * A personal holder's object: the pass's object content with the holder's barcode (value and
- * text, each defaulting to the pass's), its own field values as text modules (the class keeps
- * the pass's values, which the card shows for fields the holder has none of), and EXPIRED once
- * the holder is Voided. `textModulesData` is always sent, so a PATCH also clears values the
- * holder no longer has.
+ * text, each defaulting to the pass's) and validity (its own expirationDate, else the pass's;
+ * a ticket for a given day ends then), its own field values as text modules (the class keeps
+ * the pass's values, which the card shows for fields the holder has none of) and in the type's
+ * own properties (seat, passenger, ...), and EXPIRED once the holder is Voided.
+ * `textModulesData` is always sent, so a PATCH also clears values the holder no longer has.
  */
 export function buildHolderObjectContent(
   pass: Pass,
+  type: ClassType,
   holder: Holder,
   images: ObjectImages,
-): GenericObjectContent {
+): WalletObjectContent {
   const metadata = pass.passMetadata;
-  const barcodeValue = holder.barcodeValue ?? metadata.qrUrl;
-  const barcodeText = holder.barcodeText ?? metadata.qrText;
-  const front = [
-    ...(metadata.topField ? [metadata.topField] : []),
-    ...(metadata.secondaryFields ?? []),
-  ];
-  // The pass's barcode exists only when qrUrl does, so the holder's (which defaults to it)
-  // replaces it whenever there is one.
-  const shared = objectContent(pass, images);
-  return displayTextDeep({
-    ...shared,
-    state: holder.status === 'Voided' ? 'EXPIRED' : shared.state,
-    ...(barcodeValue
-      ? {
-          barcode: {
-            type: 'QR_CODE' as const,
-            value: barcodeValue,
-            ...(barcodeText ? { alternateText: barcodeText } : {}),
-          },
-        }
-      : {}),
-    textModulesData: front
-      .filter((field) => holder.fieldValues[field.key] !== undefined)
-      .map((field) => textModule({ ...field, value: holder.fieldValues[field.key] })),
-  });
+  const shared = sharedObject(
+    pass,
+    images,
+    { value: holder.barcodeValue ?? metadata.qrUrl, text: holder.barcodeText ?? metadata.qrText },
+    holder.expirationDate ?? metadata.expirationDate,
+  );
+  return displayTextDeep(
+    kindObject(
+      type,
+      {
+        ...shared,
+        state: holder.status === 'Voided' ? 'EXPIRED' : shared.state,
+        textModulesData: faceFields(pass)
+          .filter((field) => holder.fieldValues[field.key] !== undefined)
+          .map((field) => textModule(pass, field, holder.fieldValues[field.key])),
+      },
+      pass,
+      images,
+      holder,
+    ),
+  );
 }
 
 /** Upload keys of the logo and the strip (hero) image, when the pass has them. */
@@ -239,24 +302,24 @@ export function objectImageKeys(pass: Pass): { logo?: string; hero?: string } {
 
 /**
  * A digest of what holders' objects show, with images by upload key (their signed URLs change
- * at every read): when it did not change, a class sync leaves the objects alone.
+ * at every read): when it did not change, a class sync leaves the objects alone. The content of
+ * a shared object covers everything objects take from the pass, the labels of the face fields
+ * what holders' objects show besides.
  */
-export function objectContentHash(pass: Pass): string {
-  const metadata = pass.passMetadata;
+export function objectContentHash(pass: Pass, type: ClassType): string {
+  const keys = objectImageKeys(pass);
+  const byKey = (key: string | undefined) => (key !== undefined ? `upload:${key}` : null);
+  const content = buildObjectContent(pass, type, {
+    logoUrl: byKey(keys.logo),
+    heroUrl: byKey(keys.hero),
+  });
   return createHash('sha256')
     .update(
       JSON.stringify([
-        metadata.organizationName,
-        pass.passName,
-        metadata.backgroundColor ?? null,
-        metadata.qrUrl ?? null,
-        metadata.qrText ?? null,
-        objectImageKeys(pass),
-        pass.deletedTime === null,
-        // Holders' objects show the labels of the fields they have values of.
-        [metadata.topField, ...(metadata.secondaryFields ?? [])].map((field) =>
-          field ? [field.key, field.label ?? null] : null,
-        ),
+        content,
+        faceFields(pass).map((field) => [field.key, field.label ?? null]),
+        // Holders' objects show the labels' translations too.
+        pass.passMetadata.localizations ?? null,
       ]),
     )
     .digest('hex');

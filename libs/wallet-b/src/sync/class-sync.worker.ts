@@ -18,7 +18,7 @@ import {
   holderObjectId,
   objectContentHash,
 } from '../google/pass-resources';
-import type { GenericObjectContent } from '../google/wallet-objects.types';
+import type { WalletObjectContent } from '../google/wallet-objects.types';
 import { WalletBObject } from '../objects/wallet-b-object.entity';
 import { WalletBService } from '../wallet-b.service';
 import { SyncJob } from './sync-job.entity';
@@ -34,8 +34,9 @@ const RETRY_MAX_MS = 60 * 60 * 1000;
 const BUSY_PASS_DELAY_MS = 2_000;
 
 /**
- * Brings passes' Google classes up to date, then patches what holders' objects show (title,
- * logo, colour, barcode, state) when that changed. Any number of workers may run: jobs are
+ * Brings passes' Google classes up to date, then patches what holders' objects show (state,
+ * barcode, images, validity, the type's own details) when that changed, in the collection of
+ * the pass's class type. Any number of workers may run: jobs are
  * claimed by compare-and-set under a lease, one pass is synced by one worker at a time, and a
  * job Google failed is retried with backoff (the object fan-out resumes after its checkpoint).
  * Runs only where WalletB is configured; jobs queued meanwhile wait for it.
@@ -130,13 +131,14 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       return;
     }
 
-    const objectHash = objectContentHash(pass);
+    const type = await this.walletB.classTypeOf(pass);
+    const objectHash = objectContentHash(pass, type);
     if (job.lastObjectId === null && (await this.objectsShow(pass.id, objectHash))) {
       await this.finish(job, { objectHash });
       return;
     }
     const images = await this.walletB.objectImages(pass);
-    const content = buildObjectContent(pass, images);
+    const content = buildObjectContent(pass, type, images);
     let cursor = job.lastObjectId;
     for (;;) {
       const batch = await this.dataSource.getRepository(WalletBObject).find({
@@ -153,8 +155,9 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       for (const object of batch) {
         const holder = object.holderId !== null ? holders.get(object.holderId) : undefined;
         const patched = await this.client.patchObject(
+          type,
           object.objectId,
-          holder !== undefined ? buildHolderObjectContent(pass, holder, images) : content,
+          holder !== undefined ? buildHolderObjectContent(pass, type, holder, images) : content,
         );
         // An object Google does not have (never saved through the link) needs nothing.
         if (!patched.ok && patched.kind !== 'not-found') {
@@ -184,10 +187,13 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
    * class and other objects are left alone.
    */
   private async processHolders(job: SyncJob, pass: Pass): Promise<void> {
-    const images = await this.walletB.objectImages(pass);
+    const [type, images] = await Promise.all([
+      this.walletB.classTypeOf(pass),
+      this.walletB.objectImages(pass),
+    ]);
     let cursor = job.lastObjectId;
-    const patch = async (objectId: string, content: GenericObjectContent): Promise<boolean> => {
-      const patched = await this.client.patchObject(objectId, content);
+    const patch = async (objectId: string, content: WalletObjectContent): Promise<boolean> => {
+      const patched = await this.client.patchObject(type, objectId, content);
       if (patched.ok || patched.kind === 'not-found') return true;
       await this.retryLater(job, `object ${objectId}: ${patched.reason}`, cursor);
       return false;
@@ -199,7 +205,7 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
         .findOneBy({ id: job.holderId, passId: pass.id });
       if (holder !== null) {
         const objectId = holderObjectId(this.walletB.issuerId, holder);
-        if (!(await patch(objectId, buildHolderObjectContent(pass, holder, images)))) return;
+        if (!(await patch(objectId, buildHolderObjectContent(pass, type, holder, images)))) return;
       }
       await this.finish(job, { objectHash: null });
       return;
@@ -221,7 +227,8 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       for (const object of batch) {
         const holder = holders.get(object.holderId!);
         if (holder === undefined) continue;
-        if (!(await patch(object.objectId, buildHolderObjectContent(pass, holder, images)))) return;
+        const content = buildHolderObjectContent(pass, type, holder, images);
+        if (!(await patch(object.objectId, content))) return;
         cursor = object.id;
       }
       if (batch.length < OBJECT_BATCH) break;

@@ -22,6 +22,7 @@ import { RegistrationSources1764050000000 } from './1764050000000-registration-s
 import { WalletADeviceLogs1764060000000 } from './1764060000000-wallet-a-device-logs';
 import { DeviceFetches1764070000000 } from './1764070000000-device-fetches';
 import { HolderDates1764080000000 } from './1764080000000-holder-dates';
+import { WalletBClassTypes1764090000000 } from './1764090000000-wallet-b-class-types';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   WalletADeviceLogs1764060000000,
   DeviceFetches1764070000000,
   HolderDates1764080000000,
+  WalletBClassTypes1764090000000,
 ];

@@ -1,0 +1,51 @@
+import { passTypeOf, type KindMetadata } from '@app/passes';
+import type { ClassType, WalletObject } from './wallet-objects.types';
+
+/** Google's REST collections of a class type, and the save-link payload key of its objects. */
+export interface ClassCollections {
+  classes: string;
+  objects: string;
+  saveLinkKey: string;
+}
+
+export const COLLECTIONS: Record<ClassType, ClassCollections> = {
+  generic: { classes: 'genericClass', objects: 'genericObject', saveLinkKey: 'genericObjects' },
+  loyalty: { classes: 'loyaltyClass', objects: 'loyaltyObject', saveLinkKey: 'loyaltyObjects' },
+  offer: { classes: 'offerClass', objects: 'offerObject', saveLinkKey: 'offerObjects' },
+  eventTicket: {
+    classes: 'eventTicketClass',
+    objects: 'eventTicketObject',
+    saveLinkKey: 'eventTicketObjects',
+  },
+  flight: { classes: 'flightClass', objects: 'flightObject', saveLinkKey: 'flightObjects' },
+  transit: { classes: 'transitClass', objects: 'transitObject', saveLinkKey: 'transitObjects' },
+};
+
+/**
+ * The class type a pass gets on WalletB when its class is first made (DESIGN §9): a store card
+ * (a pass that names no kind) is a loyalty card, a coupon an offer, a boarding pass a flight
+ * when it flies and a transit ticket otherwise. A pass keeps the type it got: see
+ * `WalletBService.classTypeOf`.
+ */
+export function classTypeFor(metadata: KindMetadata): ClassType {
+  switch (passTypeOf(metadata)) {
+    case 'storeCard':
+      return 'loyalty';
+    case 'coupon':
+      return 'offer';
+    case 'eventTicket':
+      return 'eventTicket';
+    case 'boardingPass':
+      return metadata.transit?.transitType === 'air' ? 'flight' : 'transit';
+    case 'generic':
+      return 'generic';
+  }
+}
+
+/** A save link's JWT `payload`: the object under its class type's key (`loyaltyObjects`, ...). */
+export function saveLinkPayload(
+  type: ClassType,
+  object: WalletObject,
+): Record<string, WalletObject[]> {
+  return { [COLLECTIONS[type].saveLinkKey]: [object] };
+}

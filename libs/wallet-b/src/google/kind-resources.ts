@@ -1,0 +1,321 @@
+import {
+  parseFlightNumber,
+  type Holder,
+  type Pass,
+  type PassMetadataDto,
+  type RedemptionChannel,
+  type TransitType,
+} from '@app/passes';
+import { faceFields, localized, translated, translationsOf, walletImage } from './resource-values';
+import type {
+  ClassType,
+  EventSeat,
+  FlightCarrier,
+  GenericClass,
+  GoogleRedemptionChannel,
+  GoogleTransitType,
+  LocalizedString,
+  LoyaltyObject,
+  ReviewStatus,
+  TicketLeg,
+  WalletClass,
+  WalletObjectContent,
+} from './wallet-objects.types';
+
+/**
+ * What each class type carries of the pass beyond what every type shares (fields, links, card
+ * template and callback on the class; state, barcode, hero image, validity and a holder's
+ * values on the object): DESIGN §9's "each class and object is the type Google's REST API
+ * defines for it, with its own required fields filled".
+ */
+
+/** Signed URLs of the images a pass's resources show. */
+export interface ObjectImages {
+  logoUrl: string | null;
+  heroUrl: string | null;
+}
+
+/** What every object type shares. */
+export type SharedObjectContent = Omit<LoyaltyObject, 'id' | 'classId' | 'messages'>;
+
+const REVIEW_STATUS: ReviewStatus = 'UNDER_REVIEW';
+
+const REDEMPTION_CHANNELS: Record<RedemptionChannel, GoogleRedemptionChannel> = {
+  instore: 'INSTORE',
+  online: 'ONLINE',
+  both: 'BOTH',
+};
+
+/** `air` is a flight class; it is here only so every transit type has an answer. */
+const TRANSIT_TYPES: Record<TransitType, GoogleTransitType> = {
+  air: 'OTHER',
+  train: 'RAIL',
+  bus: 'BUS',
+  boat: 'FERRY',
+  generic: 'OTHER',
+};
+
+/**
+ * Face fields whose key (in any case) names something Google has a property for: the holder's
+ * value of that field, else the pass's, also fills the property (a ticket's seat, a passenger's
+ * name). The first name of a role that the pass has a field of counts.
+ */
+export const FIELD_ROLES = {
+  person: ['passenger', 'name'],
+  seat: ['seat'],
+  row: ['row'],
+  section: ['section'],
+  gate: ['gate'],
+  boardingGroup: ['boardingGroup'],
+  confirmationCode: ['confirmationCode'],
+  coach: ['coach'],
+  platform: ['platform'],
+} as const;
+type FieldRole = keyof typeof FIELD_ROLES;
+
+function roleValue(pass: Pass, holder: Holder | null, role: FieldRole): string | undefined {
+  const fields = faceFields(pass);
+  for (const name of FIELD_ROLES[role]) {
+    const field = fields.find((item) => item.key.toLowerCase() === name.toLowerCase());
+    if (field === undefined) continue;
+    const value = holder?.fieldValues[field.key] ?? field.value;
+    return value === '' ? undefined : value;
+  }
+  return undefined;
+}
+
+/** The kind's block; the rules of pass-kinds.ts make every Published pass of the kind have it. */
+function block<K extends 'event' | 'offer' | 'transit'>(
+  pass: Pass,
+  key: K,
+): NonNullable<PassMetadataDto[K]> {
+  const value = pass.passMetadata[key];
+  if (value === undefined || value === null) {
+    throw new Error(`Pass ${pass.id} has no ${key}, which its WalletB class type needs`);
+  }
+  return value;
+}
+
+/**
+ * Google wants a flight's times as the airport's local date-time without an offset (it refuses
+ * one and works out the zone from the airport): the clock time the pass gives, its offset left
+ * off, seconds added when missing and fractions cut to milliseconds.
+ */
+export function localDateTime(isoDateTime: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?/.exec(isoDateTime);
+  if (match === null) throw new Error(`Not an ISO 8601 date-time: ${isoDateTime}`);
+  const [, minutes, seconds = '00', fraction] = match;
+  return `${minutes}:${seconds}${fraction !== undefined ? `.${fraction.slice(0, 3)}` : ''}`;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+const localizedOrUndefined = (value: string | undefined): LocalizedString | undefined =>
+  value === undefined || value === '' ? undefined : localized(value);
+
+/** The class of `type`: the shared parts with the properties of the type filled from the pass. */
+export function kindClass(
+  type: ClassType,
+  shared: GenericClass,
+  pass: Pass,
+  images: ObjectImages,
+): WalletClass {
+  const metadata = pass.passMetadata;
+  const logo =
+    images.logoUrl !== null
+      ? walletImage(images.logoUrl, `${metadata.organizationName} logo`)
+      : undefined;
+  // Every type but generic names its issuer, carries a review status, and takes the colour on
+  // the class (loyalty and offer objects have no colour of their own).
+  const issued = {
+    ...shared,
+    issuerName: metadata.organizationName,
+    ...optional(
+      'localizedIssuerName',
+      translated(pass, metadata.organizationName, (texts) => texts.organizationName),
+    ),
+    reviewStatus: REVIEW_STATUS,
+    ...optional('hexBackgroundColor', metadata.backgroundColor),
+  };
+  switch (type) {
+    case 'generic':
+      return shared;
+    case 'loyalty':
+      return {
+        ...issued,
+        programName: pass.passName,
+        ...optional(
+          'localizedProgramName',
+          translated(pass, pass.passName, (texts) => texts.passName),
+        ),
+        ...optional('programLogo', logo),
+      };
+    case 'offer': {
+      const offer = block(pass, 'offer');
+      return {
+        ...issued,
+        title: offer.title,
+        provider: offer.provider,
+        redemptionChannel: REDEMPTION_CHANNELS[offer.redemptionChannel],
+        ...optional('finePrint', offer.finePrint || undefined),
+        ...optional('titleImage', logo),
+      };
+    }
+    case 'eventTicket': {
+      const event = block(pass, 'event');
+      // Google wants a venue's name and address together; without an address the venue's name
+      // is a text module of the class, so the ticket still says where.
+      const address = event.venueAddress || undefined;
+      return {
+        ...issued,
+        ...(address !== undefined
+          ? { venue: { name: localized(event.venueName), address: localized(address) } }
+          : {
+              textModulesData: [
+                ...(shared.textModulesData ?? []),
+                { id: 'event.venueName', body: event.venueName },
+              ],
+            }),
+        eventName: localized(event.name),
+        dateTime: {
+          start: event.startTime,
+          ...optional('end', event.endTime),
+          ...optional('doorsOpen', event.doorsOpen),
+        },
+        ...optional('logo', logo),
+      };
+    }
+    case 'flight': {
+      const transit = block(pass, 'transit');
+      const flight = parseFlightNumber(transit.number ?? '');
+      if (flight === null) throw new Error(`Pass ${pass.id} has no flight number Google can read`);
+      const carrier: FlightCarrier = {
+        ...('iata' in flight ? { carrierIataCode: flight.iata } : { carrierIcaoCode: flight.icao }),
+        ...optional('airlineName', localizedOrUndefined(transit.carrier)),
+      };
+      return {
+        ...issued,
+        flightHeader: { carrier, flightNumber: flight.digits },
+        origin: {
+          airportIataCode: transit.origin.code.toUpperCase(),
+          airportNameOverride: localized(transit.origin.name),
+        },
+        destination: {
+          airportIataCode: transit.destination.code.toUpperCase(),
+          airportNameOverride: localized(transit.destination.name),
+        },
+        localScheduledDepartureDateTime: localDateTime(transit.departureTime),
+        ...optional(
+          'localScheduledArrivalDateTime',
+          transit.arrivalTime !== undefined ? localDateTime(transit.arrivalTime) : undefined,
+        ),
+      };
+    }
+    case 'transit': {
+      const transit = block(pass, 'transit');
+      return {
+        ...issued,
+        transitType: TRANSIT_TYPES[transit.transitType],
+        ...optional('logo', logo),
+        ...optional('transitOperatorName', localizedOrUndefined(transit.carrier)),
+      };
+    }
+  }
+}
+
+/**
+ * The object content of `type`: the shared parts with the properties of the type, filled from
+ * the holder's values of the fields that name them (see {@link FIELD_ROLES}), else the pass's.
+ */
+export function kindObject(
+  type: ClassType,
+  shared: SharedObjectContent,
+  pass: Pass,
+  images: ObjectImages,
+  holder: Holder | null,
+): WalletObjectContent {
+  const metadata = pass.passMetadata;
+  const value = (role: FieldRole) => roleValue(pass, holder, role);
+  switch (type) {
+    case 'generic':
+      return {
+        ...shared,
+        cardTitle: localized(
+          metadata.organizationName,
+          translationsOf(pass, (texts) => texts.organizationName),
+        ),
+        header: localized(
+          pass.passName,
+          translationsOf(pass, (texts) => texts.passName),
+        ),
+        ...optional(
+          'logo',
+          images.logoUrl !== null
+            ? walletImage(images.logoUrl, `${metadata.organizationName} logo`)
+            : undefined,
+        ),
+        ...optional('hexBackgroundColor', metadata.backgroundColor),
+      };
+    case 'loyalty':
+    case 'offer':
+      return shared;
+    case 'eventTicket': {
+      const seatInfo: EventSeat = {
+        ...optional('seat', localizedOrUndefined(value('seat'))),
+        ...optional('row', localizedOrUndefined(value('row'))),
+        ...optional('section', localizedOrUndefined(value('section'))),
+        ...optional('gate', localizedOrUndefined(value('gate'))),
+      };
+      return {
+        ...shared,
+        ...(Object.keys(seatInfo).length > 0 ? { seatInfo } : {}),
+        ...optional('ticketHolderName', value('person')),
+      };
+    }
+    case 'flight': {
+      const seatNumber = value('seat');
+      const boardingGroup = value('boardingGroup');
+      return {
+        ...shared,
+        // Google requires a passenger; a shared boarding pass's is everyone holding it, so it
+        // goes by the pass's name.
+        passengerName: value('person') ?? pass.passName,
+        reservationInfo: { ...optional('confirmationCode', value('confirmationCode')) },
+        ...(seatNumber !== undefined || boardingGroup !== undefined
+          ? {
+              boardingAndSeatingInfo: {
+                ...optional('seatNumber', seatNumber),
+                ...optional('boardingGroup', boardingGroup),
+              },
+            }
+          : {}),
+      };
+    }
+    case 'transit': {
+      const transit = block(pass, 'transit');
+      const seat = value('seat');
+      const coach = value('coach');
+      const ticketLeg: TicketLeg = {
+        originStationCode: transit.origin.code,
+        originName: localized(transit.origin.name),
+        destinationStationCode: transit.destination.code,
+        destinationName: localized(transit.destination.name),
+        departureDateTime: transit.departureTime,
+        ...optional('arrivalDateTime', transit.arrivalTime),
+        ...optional('carriage', transit.number || undefined),
+        ...optional('platform', value('platform')),
+        ...(seat !== undefined || coach !== undefined
+          ? { ticketSeat: { ...optional('seat', seat), ...optional('coach', coach) } }
+          : {}),
+      };
+      return {
+        ...shared,
+        tripType: 'ONE_WAY',
+        ticketLeg,
+        ...optional('passengerNames', value('person')),
+      };
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import type { PassMetadataDto } from '@app/passes';
+
+/** The WalletB class types, as the wallet-b library names them. */
+export type KindClassType = 'generic' | 'loyalty' | 'offer' | 'eventTicket' | 'flight' | 'transit';
+
+export interface KindFixture {
+  /** The WalletB class type a new pass of this metadata gets. */
+  classType: KindClassType;
+  metadata: PassMetadataDto;
+}
+
+const brand = {
+  description: 'Brand pass',
+  organizationName: 'Brand Ltd',
+  backgroundColor: '#102030',
+  displayTextColor: '#FFFFFF',
+};
+
+/**
+ * One pass of every kind (DESIGN §9), as `passMetadata` of a create request: valid for the
+ * API's rules, with the face fields whose keys WalletB reads for a seat or a passenger.
+ */
+export const KIND_FIXTURES = {
+  storeCard: {
+    classType: 'loyalty',
+    metadata: {
+      ...brand,
+      topField: { key: 'points', label: 'Points', value: '100' },
+      secondaryFields: [
+        { key: 'tier', label: 'Tier', value: 'Gold' },
+        { key: 'name', label: 'Member', value: 'Member' },
+      ],
+      backFields: [
+        {
+          key: 'links',
+          label: 'Links',
+          value: [{ text: 'Stores', link: 'https://brand.example/stores' }, { text: 'Open daily' }],
+        },
+      ],
+      qrUrl: 'https://brand.example/member/1',
+      qrText: 'Member 1',
+      expirationDate: '2027-12-31T23:59:59+01:00',
+    },
+  },
+  coupon: {
+    classType: 'offer',
+    metadata: {
+      ...brand,
+      passType: 'coupon',
+      offer: {
+        title: '20 % off your next visit',
+        provider: 'Brand Ltd',
+        redemptionChannel: 'both',
+        finePrint: 'One per customer.',
+      },
+      primaryFields: [{ key: 'discount', label: 'Off', value: '20 %' }],
+      secondaryFields: [{ key: 'code', label: 'Code', value: 'SAVE20' }],
+      barcodeFormat: 'Code128',
+      qrUrl: 'SAVE20-0001',
+      expirationDate: '2026-09-30T23:59:59+02:00',
+    },
+  },
+  eventTicket: {
+    classType: 'eventTicket',
+    metadata: {
+      ...brand,
+      passType: 'eventTicket',
+      event: {
+        name: 'Summer Gala',
+        venueName: 'Riverside Hall',
+        venueAddress: '1 River Street, Springfield',
+        startTime: '2026-07-01T19:30:00+02:00',
+        endTime: '2026-07-01T23:00:00+02:00',
+        doorsOpen: '2026-07-01T18:30:00+02:00',
+      },
+      primaryFields: [{ key: 'event', label: 'Event', value: 'Summer Gala' }],
+      secondaryFields: [
+        { key: 'section', label: 'Section', value: 'Floor' },
+        { key: 'row', label: 'Row', value: '-' },
+        { key: 'seat', label: 'Seat', value: '-' },
+      ],
+      auxiliaryFields: [{ key: 'gate', label: 'Gate', value: 'A' }],
+      barcodeFormat: 'QR',
+      qrUrl: 'TICKET-0001',
+      relevantDate: '2026-07-01T18:00:00+02:00',
+      expirationDate: '2026-07-02T04:00:00+02:00',
+    },
+  },
+  flight: {
+    classType: 'flight',
+    metadata: {
+      ...brand,
+      passType: 'boardingPass',
+      transit: {
+        transitType: 'air',
+        carrier: 'Brand Air',
+        number: 'BA123',
+        origin: { code: 'LHR', name: 'London Heathrow' },
+        destination: { code: 'SFO', name: 'San Francisco' },
+        departureTime: '2026-05-01T08:00:00+01:00',
+        arrivalTime: '2026-05-01T11:10:00-07:00',
+      },
+      primaryFields: [
+        { key: 'from', label: 'London', value: 'LHR' },
+        { key: 'to', label: 'San Francisco', value: 'SFO' },
+      ],
+      auxiliaryFields: [
+        { key: 'passenger', label: 'Passenger', value: 'Guest' },
+        { key: 'seat', label: 'Seat', value: '-' },
+        { key: 'boardingGroup', label: 'Group', value: '1' },
+        { key: 'confirmationCode', label: 'Booking', value: 'ABC123' },
+      ],
+      barcodeFormat: 'PDF417',
+      qrUrl: 'M1GUEST/BRAND ABC123 LHRSFOBA 0123',
+    },
+  },
+  transit: {
+    classType: 'transit',
+    metadata: {
+      ...brand,
+      passType: 'boardingPass',
+      transit: {
+        transitType: 'bus',
+        carrier: 'Brand Shuttle',
+        number: '7',
+        origin: { code: 'AIR', name: 'Airport' },
+        destination: { code: 'CTY', name: 'City centre' },
+        departureTime: '2026-05-01T09:00:00+01:00',
+        arrivalTime: '2026-05-01T09:45:00+01:00',
+      },
+      primaryFields: [
+        { key: 'from', label: 'Airport', value: 'AIR' },
+        { key: 'to', label: 'City centre', value: 'CTY' },
+      ],
+      auxiliaryFields: [
+        { key: 'passenger', label: 'Passenger', value: 'Guest' },
+        { key: 'seat', label: 'Seat', value: 'Any' },
+      ],
+      barcodeFormat: 'Aztec',
+      qrUrl: 'SHUTTLE-0001',
+    },
+  },
+  generic: {
+    classType: 'generic',
+    metadata: {
+      ...brand,
+      passType: 'generic',
+      topField: { key: 'member', label: 'Member since', value: '2020' },
+      secondaryFields: [{ key: 'level', label: 'Level', value: 'Staff' }],
+      qrUrl: 'https://brand.example/staff/1',
+    },
+  },
+} satisfies Record<string, KindFixture>;
+
+export type KindName = keyof typeof KIND_FIXTURES;
+export const KIND_NAMES = Object.keys(KIND_FIXTURES) as KindName[];
