@@ -1,4 +1,5 @@
 import {
+  parseFlightNumber,
   passTypeOf,
   type EventDto,
   type FieldDto,
@@ -56,9 +57,10 @@ export interface SemanticTags {
 }
 
 /**
- * Face fields whose key (in any case) names something the tags have a place for, as WalletB reads
- * them for its own properties: the holder's value of that field, else the pass's. The first
- * name of a role that the pass has a field of counts.
+ * Face fields whose key (in any case) names something the tags have a place for: the holder's
+ * value of that field, else the pass's. The first name of a role that the pass has a field of
+ * counts. The same roles as WalletB's `FIELD_ROLES` (kind-resources.ts), so a seat is a seat on
+ * both wallets.
  */
 const FIELD_ROLES = {
   person: ['passenger', 'name'],
@@ -175,11 +177,14 @@ function transitTags(transit: TransitDto, value: RoleReader): SemanticTags {
     ...optional('confirmationNumber', value('confirmationCode')),
   };
   if (transit.transitType === 'air') {
-    const flight = transit.number ? flightCode(transit.number) : null;
+    // The IATA tags cannot take an ICAO designator (EZY); its flight number's digits still count.
+    const flight = transit.number ? parseFlightNumber(transit.number) : null;
     return {
       ...tags,
-      ...(flight?.airline ? { airlineCode: flight.airline, flightCode: flight.code } : {}),
-      ...(flight ? { flightNumber: flight.digits } : {}),
+      ...(flight !== null && 'iata' in flight
+        ? { airlineCode: flight.iata, flightCode: `${flight.iata}${flight.digits}` }
+        : {}),
+      ...(flight !== null ? { flightNumber: Number(flight.digits) } : {}),
       departureAirportCode: transit.origin.code,
       departureAirportName: transit.origin.name,
       destinationAirportCode: transit.destination.code,
@@ -197,21 +202,6 @@ function transitTags(transit: TransitDto, value: RoleReader): SemanticTags {
     };
   }
   return tags;
-}
-
-/**
- * A flight number as `transit.number` writes it: an IATA airline designator (two characters,
- * not both digits: `BA`, `U2`) or an ICAO one (three letters, which the IATA tags cannot take),
- * then one to four digits. Null when it is neither.
- */
-function flightCode(number: string): { airline?: string; code?: string; digits: number } | null {
-  const text = number.trim().toUpperCase();
-  const iata = /^([A-Z0-9]{2}) ?(\d{1,4})$/.exec(text);
-  if (iata !== null && !/^\d{2}$/.test(iata[1])) {
-    return { airline: iata[1], code: `${iata[1]}${iata[2]}`, digits: Number(iata[2]) };
-  }
-  const icao = /^[A-Z]{3} ?(\d{1,4})$/.exec(text);
-  return icao === null ? null : { digits: Number(icao[1]) };
 }
 
 /** Whole seconds from `start` to `end`, when both are given and `end` is later. */
