@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { makePng } from './support/png';
-import { OwnerSession } from './support/session';
-import { startTestApp, type TestApp } from './support/test-app';
+import { binaryBody, openPackage } from './support/pkpass';
+import type { OwnerSession } from './support/session';
+import type { TestApp } from './support/test-app';
+import { startWalletAApp, type WalletAApp } from './support/walleta-env';
 
 const METADATA = {
   description: 'Event ticket',
@@ -42,20 +44,35 @@ function field(html: string, key: string): [string, string] | undefined {
 }
 
 describe('Localizations', () => {
+  let walletA: WalletAApp;
   let testApp: TestApp;
   let owner: OwnerSession;
   let uploadInfoList: { fileName: string; uploadKey: string }[];
   const http = () => request(testApp.server);
 
   beforeAll(async () => {
-    testApp = await startTestApp();
-    owner = await OwnerSession.start(testApp.server);
+    walletA = await startWalletAApp();
+    testApp = walletA.testApp;
+    owner = walletA.owner;
     uploadInfoList = [];
     for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
       uploadInfoList.push({ fileName, uploadKey: await owner.upload(makePng(), fileName) });
     }
   });
-  afterAll(() => testApp.close());
+  afterAll(() => walletA.close());
+
+  /** The package's files at `path`: pass.json and each language's pass.strings as text. */
+  async function packageAt(path: string): Promise<Record<string, Buffer>> {
+    const response = await http().get(path).buffer(true).parse(binaryBody).expect(200);
+    const opened = openPackage(response.body as Buffer, walletA.caPem());
+    expect(opened.signatureVerifies).toBe(true);
+    return opened.files;
+  }
+  const strings = (files: Record<string, Buffer>, language: string) => {
+    const bytes = files[`${language}.lproj/pass.strings`];
+    expect(bytes?.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xfe]));
+    return bytes?.subarray(2).toString('utf16le');
+  };
 
   let created = 0;
   const create = (passMetadata: object, passName = `Gala ticket ${++created}`) =>
@@ -144,5 +161,35 @@ describe('Localizations', () => {
     ).text;
     expect(field(holderPage, 'seat')).toEqual(['Platz', '14']);
     expect(field(holderPage, 'event')).toEqual(['Event', 'Sommergala']);
+  });
+
+  it("puts each language's pass.strings into the packages; a holder's value stays theirs", async () => {
+    const pass = (await create(METADATA).expect(201)).body as { id: string; slug: string };
+    const shared = await packageAt(`/p/${pass.slug}/pass.pkpass`);
+    expect(strings(shared, 'de')).toBe(
+      [
+        '"Event ticket" = "Eintrittskarte";',
+        '"Brand Ltd" = "Marke GmbH";',
+        '"Summer Gala" = "Sommergala";',
+        '"Seat" = "Platz";',
+        '"Any" = "Beliebig";',
+        '"Links" = "Verweise";',
+        '',
+      ].join('\n'),
+    );
+    expect(strings(shared, 'fr-CA')).toBe('"Seat" = "Siège";\n');
+    // pass.json keeps the pass's own texts: the keys Wallet looks up.
+    const json = JSON.parse(shared['pass.json'].toString('utf8')) as Record<string, unknown>;
+    expect(json.description).toBe('Event ticket');
+
+    const holder = await http()
+      .post(`/v1/wallet-pass/${pass.id}/holders`)
+      .set(owner.auth)
+      .send({ externalId: 'guest-2', fieldValues: { seat: 'Any' } })
+      .expect(201);
+    const url = new URL((holder.body as { downloadUrl: string }).downloadUrl);
+    const own = await packageAt(`${url.pathname}/pass.pkpass`);
+    expect(strings(own, 'de')).not.toContain('"Any"');
+    expect(strings(own, 'de')).toContain('"Seat" = "Platz";');
   });
 });

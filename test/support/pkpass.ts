@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Response } from 'superagent';
 
 export interface OpenedPackage {
@@ -20,9 +20,16 @@ export function openPackage(pkpass: Buffer, caPem: string): OpenedPackage {
     writeFileSync(join(dir, 'pass.pkpass'), pkpass);
     writeFileSync(join(dir, 'ca.pem'), caPem);
     execFileSync('unzip', ['-q', join(dir, 'pass.pkpass'), '-d', join(dir, 'content')]);
+    // Every file by its path in the archive (`de.lproj/pass.strings`).
     const files: Record<string, Buffer> = {};
-    for (const name of readdirSync(join(dir, 'content')))
-      files[name] = readFileSync(join(dir, 'content', name));
+    for (const entry of readdirSync(join(dir, 'content'), {
+      recursive: true,
+      withFileTypes: true,
+    })) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      files[relative(join(dir, 'content'), path)] = readFileSync(path);
+    }
     let signatureVerifies = true;
     try {
       execFileSync(

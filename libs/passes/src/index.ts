@@ -14,7 +14,6 @@ export { shownMessage } from './pass-content';
 export * from './pass-kinds';
 export * from './pass-counters';
 export * from './localizations';
-export * from './pass-kinds';
 export * from './pass-job.entity';
 export * from './passes.module';
 export * from './passes.service';

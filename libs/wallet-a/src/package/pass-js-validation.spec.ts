@@ -8,6 +8,7 @@ import {
 } from '../../../../test/support/wallet-a-kinds';
 import { generateDevelopmentMaterial } from '../signing/signing-material';
 import { buildPassJson, type PassJsonContext } from './pass-json';
+import { buildPassStrings } from './pass-strings';
 import { passSigner, writePkpass } from './pkpass-archive';
 
 const material = generateDevelopmentMaterial('pass.example.unit', 'TEAMUNIT01');
@@ -123,6 +124,36 @@ describe('every kind of package, read by @walletpass/pass-js', () => {
     const template = await Template.fromBuffer(archive);
     expect(() => template.createPass().validate()).not.toThrow();
     expect(template.style).toBe('eventTicket');
+  });
+
+  it("reads the translations of a localized package in each language's pass.strings", async () => {
+    const metadata = {
+      ...WALLET_A_KINDS.eventTicket.metadata,
+      localizations: {
+        de: { description: 'Eintrittskarte', organizationName: 'Marke GmbH' },
+        'pt-BR': { organizationName: 'Marca' },
+      },
+    };
+    const pass = {
+      id: 'pass-1',
+      deletedTime: null,
+      passMetadata: metadata,
+      uploadInfoList: [],
+    } as unknown as Pass;
+    const json = buildPassJson(pass, context);
+    const files = new Map<string, Buffer>([['pass.json', Buffer.from(JSON.stringify(json))]]);
+    for (const fileName of ['icon.png', 'logo.png', 'strip.png'])
+      files.set(fileName, IMAGES[fileName]);
+    for (const [name, bytes] of buildPassStrings(json, 'eventTicket', metadata.localizations)) {
+      files.set(name, bytes);
+    }
+    const template = await Template.fromBuffer(await writePkpass(files, signer, new Date()));
+    expect(() => template.createPass().validate()).not.toThrow();
+    expect(template.localization.get('de')?.get(json.description as string)).toBe('Eintrittskarte');
+    expect(template.localization.get('de')?.get(json.organizationName as string)).toBe(
+      'Marke GmbH',
+    );
+    expect([...template.localization.keys()].sort()).toEqual(['de', 'pt-BR']);
   });
 
   it('refuses a package without the images Apple requires, so its acceptance means something', async () => {

@@ -1,12 +1,13 @@
 import { APP_CONFIG, ConflictError, type AppConfig } from '@app/core';
 import { LocationsService } from '@app/locations';
-import { shownMessage, type Holder, type Pass } from '@app/passes';
+import { passTypeOf, shownMessage, type Holder, type Pass } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { PassTokenService } from '../passkit/pass-token.service';
 import { SigningMaterialProvider } from '../signing/signing-material';
 import { buildPassJson } from './pass-json';
+import { buildPassStrings } from './pass-strings';
 import { passSigner, writePkpass, type PassSigner } from './pkpass-archive';
 
 export interface PassPackage {
@@ -117,7 +118,17 @@ export class PassPackageService {
     });
     const changed = Math.max(pass.updatedTime.getTime(), holder?.updatedTime.getTime() ?? 0);
     const lastModified = new Date(Math.floor(changed / 1000) * 1000);
-    const files = new Map([['pass.json', Buffer.from(JSON.stringify(passJson))], ...images]);
+    const strings = buildPassStrings(
+      passJson,
+      passTypeOf(pass.passMetadata),
+      pass.passMetadata.localizations,
+      new Set(Object.keys(holder?.fieldValues ?? {})),
+    );
+    const files = new Map([
+      ['pass.json', Buffer.from(JSON.stringify(passJson))],
+      ...images,
+      ...strings,
+    ]);
     const buffer = await writePkpass(files, this.signer, lastModified);
     return { buffer, etag: `"${createHash('sha1').update(buffer).digest('hex')}"`, lastModified };
   }

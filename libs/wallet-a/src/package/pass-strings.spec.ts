@@ -13,7 +13,13 @@ const PASS_JSON = {
   },
 };
 
-const text = (files: Map<string, Buffer>, name: string) => files.get(name)?.toString('utf8');
+/** A file's text without its byte order mark (checked to be there). */
+function text(files: Map<string, Buffer>, name: string): string | undefined {
+  const bytes = files.get(name);
+  if (bytes === undefined) return undefined;
+  expect([...bytes.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+  return bytes.subarray(2).toString('utf16le');
+}
 
 describe('pass.strings', () => {
   it('maps each text of pass.json to its translation, one file per language', () => {

@@ -28,7 +28,9 @@ const SLOTS = [
  * the text itself when there is none, so pass.json keeps the pass's own texts and a device in
  * any other language shows them as before.
  *
- * Keys are the texts exactly as pass.json has them (after the same cleaning). A field's value is
+ * Keys are the texts exactly as pass.json has them (after the same cleaning). Files are
+ * UTF-16LE with a byte order mark, the encoding Apple's string resources guide names for
+ * `.strings` files (and what pass libraries read). A field's value is
  * translated only where the package shows the pass's own value: `ownValueKeys` are the fields
  * whose value is a holder's. The same text translated two ways in one language keeps the first
  * (a strings file maps a text once), in pass.json's order: description, organisation, then the
@@ -62,7 +64,10 @@ export function buildPassStrings(
     }
     if (entries.size === 0) continue;
     const lines = [...entries].map(([key, value]) => `"${quote(key)}" = "${quote(value)}";`);
-    files.set(`${language}.lproj/pass.strings`, Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
+    files.set(
+      `${language}.lproj/pass.strings`,
+      Buffer.from(`\ufeff${lines.join('\n')}\n`, 'utf16le'),
+    );
   }
   return files;
 }
