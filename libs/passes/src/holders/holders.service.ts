@@ -18,6 +18,7 @@ import { DataSource, EntityManager, In, IsNull, Not, Repository } from 'typeorm'
 import { Pass } from '../entities/pass.entity';
 import { HolderChanges, type HolderChangeSet } from '../holder-changes';
 import { holderChangeTime } from '../pass-content';
+import { faceFieldsOf } from '../pass-kinds';
 import { PassesService } from '../passes.service';
 import {
   MAX_FIELD_VALUE_LENGTH,
@@ -46,15 +47,7 @@ const newHolderToken = (): string => randomBytes(24).toString('base64url');
 
 /** Keys of the pass fields a holder may set: its face fields (topField, header, primary, ...). */
 export function holderFieldKeys(pass: Pick<Pass, 'passMetadata'>): string[] {
-  const { topField, headerFields, primaryFields, secondaryFields, auxiliaryFields } =
-    pass.passMetadata;
-  return [
-    ...(topField ? [topField] : []),
-    ...(headerFields ?? []),
-    ...(primaryFields ?? []),
-    ...(secondaryFields ?? []),
-    ...(auxiliaryFields ?? []),
-  ].map(({ key }) => key);
+  return faceFieldsOf(pass.passMetadata).map(({ key }) => key);
 }
 
 const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>

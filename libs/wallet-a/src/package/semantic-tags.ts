@@ -1,8 +1,9 @@
 import {
+  fieldRoleValue,
   parseFlightNumber,
   passTypeOf,
   type EventDto,
-  type FieldDto,
+  type FieldRole,
   type PassMetadataDto,
   type TransitDto,
 } from '@app/passes';
@@ -56,25 +57,6 @@ export interface SemanticTags {
   seats?: { seatSection?: string; seatRow?: string; seatNumber?: string }[];
 }
 
-/**
- * Face fields whose key (in any case) names something the tags have a place for: the holder's
- * value of that field, else the pass's. The first name of a role that the pass has a field of
- * counts. The same roles as WalletB's `FIELD_ROLES` (kind-resources.ts), so a seat is a seat on
- * both wallets.
- */
-const FIELD_ROLES = {
-  person: ['passenger', 'name'],
-  seat: ['seat'],
-  row: ['row'],
-  section: ['section'],
-  gate: ['gate'],
-  boardingGroup: ['boardingGroup'],
-  confirmationCode: ['confirmationCode'],
-  coach: ['coach'],
-  platform: ['platform'],
-} as const;
-type FieldRole = keyof typeof FIELD_ROLES;
-
 export interface SemanticSource {
   metadata: PassMetadataDto;
   holder?: { fieldValues: Record<string, string>; relevantDate?: string | null };
@@ -108,24 +90,7 @@ export function semanticTags(source: SemanticSource): SemanticTags | undefined {
 type RoleReader = (role: FieldRole) => string | undefined;
 
 function roleReader(metadata: PassMetadataDto, values: Record<string, string>): RoleReader {
-  const fields: FieldDto[] = [
-    ...(metadata.topField ? [metadata.topField] : []),
-    ...(metadata.headerFields ?? []),
-    ...(metadata.primaryFields ?? []),
-    ...(metadata.secondaryFields ?? []),
-    ...(metadata.auxiliaryFields ?? []),
-  ];
-  return (role) => {
-    for (const name of FIELD_ROLES[role]) {
-      const field = fields.find((item) => item.key.toLowerCase() === name.toLowerCase());
-      if (field === undefined) continue;
-      const text = Object.prototype.hasOwnProperty.call(values, field.key)
-        ? values[field.key]
-        : field.value;
-      return text.trim() === '' ? undefined : text;
-    }
-    return undefined;
-  };
+  return (role) => fieldRoleValue(metadata, values, role);
 }
 
 function seatOf(value: RoleReader): NonNullable<SemanticTags['seats']>[number] | undefined {

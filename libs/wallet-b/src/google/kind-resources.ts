@@ -1,12 +1,14 @@
 import {
+  fieldRoleValue,
   parseFlightNumber,
+  type FieldRole,
   type Holder,
   type Pass,
   type PassMetadataDto,
   type RedemptionChannel,
   type TransitType,
 } from '@app/passes';
-import { faceFields, localized, translated, translationsOf, walletImage } from './resource-values';
+import { localized, translated, translationsOf, walletImage } from './resource-values';
 import type {
   ClassType,
   EventSeat,
@@ -55,33 +57,8 @@ const TRANSIT_TYPES: Record<TransitType, GoogleTransitType> = {
   generic: 'OTHER',
 };
 
-/**
- * Face fields whose key (in any case) names something Google has a property for: the holder's
- * value of that field, else the pass's, also fills the property (a ticket's seat, a passenger's
- * name). The first name of a role that the pass has a field of counts.
- */
-export const FIELD_ROLES = {
-  person: ['passenger', 'name'],
-  seat: ['seat'],
-  row: ['row'],
-  section: ['section'],
-  gate: ['gate'],
-  boardingGroup: ['boardingGroup'],
-  confirmationCode: ['confirmationCode'],
-  coach: ['coach'],
-  platform: ['platform'],
-} as const;
-type FieldRole = keyof typeof FIELD_ROLES;
-
 function roleValue(pass: Pass, holder: Holder | null, role: FieldRole): string | undefined {
-  const fields = faceFields(pass);
-  for (const name of FIELD_ROLES[role]) {
-    const field = fields.find((item) => item.key.toLowerCase() === name.toLowerCase());
-    if (field === undefined) continue;
-    const value = holder?.fieldValues[field.key] ?? field.value;
-    return value === '' ? undefined : value;
-  }
-  return undefined;
+  return fieldRoleValue(pass.passMetadata, holder?.fieldValues ?? {}, role);
 }
 
 /** The kind's block; the rules of pass-kinds.ts make every Published pass of the kind have it. */
@@ -227,7 +204,7 @@ export function kindClass(
 
 /**
  * The object content of `type`: the shared parts with the properties of the type, filled from
- * the holder's values of the fields that name them (see {@link FIELD_ROLES}), else the pass's.
+ * the holder's values of the fields that name them (see `FIELD_ROLES` in pass-kinds.ts), else the pass's.
  */
 export function kindObject(
   type: ClassType,

@@ -1,4 +1,4 @@
-import type { FieldDto, Pass, PassLocalization } from '@app/passes';
+import { faceFieldsOf, type FieldDto, type Pass, type PassLocalization } from '@app/passes';
 import type { LocalizedString, TranslatedString, WalletImage } from './wallet-objects.types';
 
 /** The language of the texts we send (the pass's own; translations are another matter). */
@@ -36,17 +36,7 @@ export function walletImage(uri: string, description: string): WalletImage {
   return { sourceUri: { uri }, contentDescription: localized(description) };
 }
 
-/**
- * The face fields of a pass in the order WalletA shows them: the header (topField first), the
- * primary, the secondary and the auxiliary fields.
- */
+/** The face fields of a pass in the order WalletA shows them. */
 export function faceFields(pass: Pass): FieldDto[] {
-  const metadata = pass.passMetadata;
-  return [
-    ...(metadata.topField ? [metadata.topField] : []),
-    ...(metadata.headerFields ?? []),
-    ...(metadata.primaryFields ?? []),
-    ...(metadata.secondaryFields ?? []),
-    ...(metadata.auxiliaryFields ?? []),
-  ];
+  return faceFieldsOf(pass.passMetadata);
 }
