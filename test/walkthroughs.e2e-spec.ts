@@ -1,0 +1,333 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPackage } from './support/pkpass';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/**
+ * The README's walk-throughs, run as a reader runs them: their bash blocks pasted into a
+ * terminal, top to bottom, against a real service listening on a port. A change that breaks a
+ * documented call breaks this test, on each database the suite runs on.
+ *
+ * Which blocks run: a fenced `bash` block right after the HTML comment
+ * `<!-- walkthrough: NAME -->`. Consecutive blocks of one NAME make one walk-through; the
+ * walk-throughs run in the README's order, each in one `bash` process with `set -euo pipefail`
+ * that starts from the shell the one above left (its variables, such as TOKEN, API, PASS_ID,
+ * and its functions, such as `json`), as one reader's terminal would. All run in one folder
+ * holding the repository's `examples/` (the README runs them from the repository's folder),
+ * so what they write (holders.csv, the packages they download) stays out of the repository.
+ *
+ * What the reader sets by hand, the test sets: the lines `BASE=…` (the service's address) and
+ * `PASSWORD=…` (the owner's, from the log) get this service's. The service gets what the README
+ * tells a newcomer to set: BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD for the owner,
+ * PUBLIC_BASE_URL, and WALLET_A_DEV_CERT_DIR, where it generates the development certificate
+ * that signs packages when Apple's are not configured.
+ *
+ * Rules for the blocks, checked here: every `bash` block of a `## Walk-through` section runs;
+ * every curl's first option is `-f…` (`-fsS`), so an HTTP error fails the run; only `BASE`
+ * names the service's address; every variable a walk-through assigns holds a value when it
+ * ends (not empty, not the `undefined` of a field an answer no longer has). Then each
+ * walk-through's key outputs are checked: the packages it downloads, the redirect it shows.
+ */
+
+const ROOT = join(__dirname, '..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The owner's password: the README has the reader paste it from the log. */
+const OWNER_PASSWORD = 'walk-through-password-1';
+
+interface Block {
+  /** 1-based line of the block's first code line in README.md. */
+  line: number;
+  code: string;
+}
+
+interface Walkthrough {
+  name: string;
+  blocks: Block[];
+}
+
+const MARKER = /^<!-- walkthrough: ([a-z0-9-]+) -->$/;
+
+/** The marked blocks of the README, as walk-throughs in the README's order. */
+function parseWalkthroughs(markdown: string): Walkthrough[] {
+  const lines = markdown.split('\n');
+  const found: Walkthrough[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const marker = MARKER.exec(lines[i]);
+    if (!marker) continue;
+    const name = marker[1];
+    let start = i + 1;
+    while (start < lines.length && lines[start].trim() === '') start++;
+    if (!/^```(bash|sh)$/.test(lines[start] ?? '')) {
+      throw new Error(`README.md:${i + 1}: "${lines[i]}" is not followed by a bash block`);
+    }
+    const end = lines.indexOf('```', start + 1);
+    if (end < 0) throw new Error(`README.md:${start + 1}: the block never ends`);
+    const block = { line: start + 2, code: lines.slice(start + 1, end).join('\n') };
+    const last = found.at(-1);
+    if (last?.name === name) {
+      last.blocks.push(block);
+    } else if (found.some((walkthrough) => walkthrough.name === name)) {
+      throw new Error(`README.md:${i + 1}: ${name} has blocks apart; give this one a new name`);
+    } else {
+      found.push({ name, blocks: [block] });
+    }
+    i = end;
+  }
+  return found;
+}
+
+/** The bash blocks of `## Walk-through…` sections, by line, and whether a marker precedes each. */
+function walkthroughSectionBlocks(markdown: string): { line: number; marked: boolean }[] {
+  const lines = markdown.split('\n');
+  const blocks: { line: number; marked: boolean }[] = [];
+  let inWalkthrough = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^## /.test(lines[i])) inWalkthrough = /^## Walk-through/.test(lines[i]);
+    if (inWalkthrough && /^```(bash|sh)$/.test(lines[i])) {
+      let before = i - 1;
+      while (before >= 0 && lines[before].trim() === '') before--;
+      blocks.push({ line: i + 1, marked: MARKER.test(lines[before] ?? '') });
+    }
+    if (/^```/.test(lines[i])) {
+      const end = lines.indexOf('```', i + 1);
+      i = end < 0 ? lines.length : end;
+    }
+  }
+  return blocks;
+}
+
+/** Names the blocks assign (`NAME=…` at the start of a line): what a later walk-through uses. */
+function assignedNames(walkthrough: Walkthrough): string[] {
+  const code = walkthrough.blocks.map((block) => block.code).join('\n');
+  return [...new Set([...code.matchAll(/^([A-Z_][A-Z0-9_]*)=/gm)].map((match) => match[1]))];
+}
+
+/** The rules of the header comment; each of the reader's own values is set once. */
+function checkRules(walkthroughs: Walkthrough[], supplied: string[]): void {
+  const code = walkthroughs
+    .flatMap((walkthrough) => walkthrough.blocks.map((block) => block.code))
+    .join('\n');
+  for (const name of supplied) {
+    const count = code.match(new RegExp(`^${name}=`, 'gm'))?.length ?? 0;
+    if (count !== 1) throw new Error(`The walk-throughs set ${name} ${count} times, not once`);
+  }
+  for (const line of code.split('\n')) {
+    if (line.trim().startsWith('#')) continue;
+    if (/localhost|127\.0\.0\.1|:3000\b/.test(line) && !line.startsWith('BASE=')) {
+      throw new Error(`Only BASE may name the service's address: ${line}`);
+    }
+    for (const call of line.matchAll(/\bcurl\b(\s+\S+)?/g)) {
+      if (!/^\s+(-[A-Za-z]*f[A-Za-z]*|--fail(-with-body)?)$/.test(call[1] ?? '')) {
+        throw new Error(`A curl without -f (an HTTP error would pass unseen): ${line}`);
+      }
+    }
+  }
+}
+
+/**
+ * The script of one walk-through: the shell state the one before left (`previous`: its
+ * variables and functions, in `.state-PREVIOUS`), its blocks with the reader's own values
+ * replaced by `supplied`, then its own state for the next one and the values of `names` (the
+ * variables assigned so far) in `.outputs-NAME`.
+ */
+function script(
+  walkthrough: Walkthrough,
+  previous: string | undefined,
+  names: string[],
+  supplied: Record<string, string>,
+): string {
+  let code = walkthrough.blocks
+    .map((block) => `# README.md:${block.line}\n${block.code}`)
+    .join('\n\n');
+  for (const [name, value] of Object.entries(supplied)) {
+    code = code.replace(new RegExp(`^${name}=.*$`, 'm'), `${name}='${value}'`);
+  }
+  return [
+    'set -euo pipefail',
+    previous === undefined ? '' : `source .state-${previous}`,
+    // The trace goes to stderr, which a failure shows: its last command is the one that failed.
+    'set -x',
+    code,
+    'set +x',
+    `{ declare -p ${names.join(' ')}; declare -f; } > .state-${walkthrough.name}`,
+    `for name in ${names.join(' ')}; do printf '%s=%s\\n' "$name" "\${!name-}"; done \\`,
+    `  > .outputs-${walkthrough.name}`,
+    '',
+  ].join('\n');
+}
+
+interface Run {
+  stdout: string;
+  outputs: Record<string, string>;
+}
+
+/** Runs `bash script` in `dir`; rejects with the end of its trace when it fails. */
+function runBash(dir: string, source: string, name: string): Promise<Run> {
+  const path = join(dir, `${name}.sh`);
+  writeFileSync(path, source);
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [path], {
+      cwd: dir,
+      // HOME in the run's folder: a developer's ~/.curlrc must not change what curl does.
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      if (status !== 0) {
+        const tail = stderr.trimEnd().split('\n').slice(-25).join('\n');
+        reject(
+          new Error(
+            `The walk-through "${name}" failed (${signal ?? `exit ${status}`}); run it again ` +
+              `with: (cd ${dir} && bash ${path})\n--- the end of its trace:\n${tail}`,
+          ),
+        );
+        return;
+      }
+      const outputs: Record<string, string> = {};
+      for (const line of readFileSync(join(dir, `.outputs-${name}`), 'utf8').split('\n')) {
+        const at = line.indexOf('=');
+        if (at > 0) outputs[line.slice(0, at)] = line.slice(at + 1);
+      }
+      resolve({ stdout, outputs });
+    });
+  });
+}
+
+/** A port nobody listens on right now (the kernel's choice for port 0). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const walkthroughs = parseWalkthroughs(README);
+
+describe('README walk-throughs', () => {
+  let testApp: TestApp;
+  let base: string;
+  let certDir: string;
+  /** The reader's folder: the repository's examples/, and what the walk-throughs write. */
+  let workDir: string;
+  const runs = new Map<string, Run>();
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    certDir = mkdtempSync(join(tmpdir(), 'wps-walkthrough-cert-'));
+    workDir = mkdtempSync(join(tmpdir(), 'wps-walkthrough-'));
+    symlinkSync(join(ROOT, 'examples'), join(workDir, 'examples'));
+    testApp = await startTestApp({
+      BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
+      BOOTSTRAP_ADMIN_PASSWORD: OWNER_PASSWORD,
+      PUBLIC_BASE_URL: base,
+      WALLET_A_DEV_CERT_DIR: certDir,
+    });
+    await testApp.app.listen(port, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    rmSync(certDir, { recursive: true, force: true });
+    // A failed run's folder stays, for its rerun command.
+    if (runs.size === walkthroughs.length) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('keep the rules and run every bash block of the walk-through sections', () => {
+    checkRules(walkthroughs, ['BASE', 'PASSWORD']);
+    const blocks = walkthroughSectionBlocks(README);
+    expect(blocks.length).toBeGreaterThan(0);
+    expect(blocks.filter((block) => !block.marked).map((block) => block.line)).toEqual([]);
+  });
+
+  it.each(walkthroughs.map((walkthrough, index) => ({ ...walkthrough, index })))(
+    '$name runs',
+    async (walkthrough) => {
+      const previous = walkthroughs[walkthrough.index - 1]?.name;
+      if (previous !== undefined && !runs.has(previous)) {
+        throw new Error(`It starts where ${previous} ended, and ${previous} failed`);
+      }
+      const names = [
+        ...new Set(walkthroughs.slice(0, walkthrough.index + 1).flatMap(assignedNames)),
+      ];
+      const supplied = { BASE: base, PASSWORD: OWNER_PASSWORD };
+      const source = script(walkthrough, previous, names, supplied);
+      const run = await runBash(workDir, source, walkthrough.name);
+      const unset = Object.entries(run.outputs).filter(([, value]) =>
+        /^(|undefined|null)$/.test(value),
+      );
+      expect(unset).toEqual([]);
+      runs.set(walkthrough.name, run);
+    },
+  );
+
+  /** Checks of each walk-through's key outputs, once it ran. */
+  const ran = (name: string): Run => {
+    const run = runs.get(name);
+    if (!run) throw new Error(`The walk-through "${name}" did not run`);
+    return run;
+  };
+  const caPem = () => readFileSync(join(certDir, 'dev-ca.pem'), 'utf8');
+
+  it('sign-in: a bearer token and an API key', () => {
+    const { outputs } = ran('sign-in');
+    expect(outputs.TOKEN.split('.')).toHaveLength(3);
+    expect(outputs.KEY).toMatch(/^wpk\./);
+  });
+
+  it('pass: the signed package of the pass, with its images', () => {
+    const { outputs } = ran('pass');
+    expect(outputs.DOWNLOAD_URL.startsWith(`${base}/p/`)).toBe(true);
+    const opened = openPackage(readFileSync(join(workDir, 'pass.pkpass')), caPem());
+    expect(opened.signatureVerifies).toBe(true);
+    // What the walk-through sent, published: the design, the location, the images.
+    expect(opened.passJson).toMatchObject({
+      serialNumber: outputs.PASS_ID,
+      backgroundColor: 'rgb(26, 43, 60)',
+      barcodes: [{ message: 'https://brand.example/member/123' }],
+      locations: [{ relevantText: 'Show your card at the till' }],
+      storeCard: { headerFields: [{ key: 'points', value: '120' }] },
+    });
+    expect(Object.keys(opened.files)).toEqual(
+      expect.arrayContaining(['pass.json', 'manifest.json', 'signature']),
+    );
+    for (const image of ['logo', 'icon', 'strip']) {
+      expect(Object.keys(opened.files).some((file) => file.startsWith(image))).toBe(true);
+    }
+  });
+
+  it("personal-passes: the member's own package, and the import's counts", () => {
+    const { outputs, stdout } = ran('personal-passes');
+    expect(outputs.MEMBER_URL.startsWith(`${base}/p/`)).toBe(true);
+    const opened = openPackage(readFileSync(join(workDir, 'member-10442.pkpass')), caPem());
+    expect(opened.signatureVerifies).toBe(true);
+    expect(opened.passJson).toMatchObject({
+      barcodes: [{ message: 'https://brand.example/member/10442', altText: 'Member 10442' }],
+      storeCard: {
+        headerFields: [{ key: 'points', value: '1200' }],
+        secondaryFields: [{ key: 'tier', value: 'Silver' }],
+      },
+    });
+    expect(stdout).toContain('{"created":1,"updated":1}');
+  });
+
+  it("short-links: the pass's link redirects with its utm_source", () => {
+    const { stdout } = ran('short-links');
+    expect(stdout).toMatch(/^HTTP\/1\.1 302 Found\r?$/m);
+    expect(stdout).toMatch(/^location: https:\/\/brand\.example\/stores\?utm_source=wallet\r?$/im);
+  });
+});
