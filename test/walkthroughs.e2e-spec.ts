@@ -325,6 +325,37 @@ describe('README walk-throughs', () => {
     expect(stdout).toContain('{"created":1,"updated":1}');
   });
 
+  it("event-ticket: the guest's ticket, its event, their seat and the German labels", () => {
+    const { outputs } = ran('event-ticket');
+    expect(outputs.GUEST_URL.startsWith(`${base}/p/`)).toBe(true);
+    const opened = openPackage(readFileSync(join(workDir, 'guest-0042.pkpass')), caPem());
+    expect(opened.signatureVerifies).toBe(true);
+    expect(opened.passJson).toMatchObject({
+      barcodes: [{ format: 'PKBarcodeFormatPDF417', message: 'GALA-2026-F14' }],
+      relevantDate: '2026-07-04T19:30:00+02:00',
+      semantics: { eventName: 'Riverside Gala', venueName: 'Riverside Hall' },
+      eventTicket: {
+        primaryFields: [{ key: 'event.name', value: 'Riverside Gala' }],
+        auxiliaryFields: [
+          { key: 'row', value: 'F' },
+          { key: 'seat', value: '14' },
+        ],
+      },
+    });
+    const german = opened.files['de.lproj/pass.strings'].subarray(2).toString('utf16le');
+    expect(german).toContain('"Seat" = "Platz";');
+  });
+
+  it('coupon: the offer, its Code128 code and its end', () => {
+    const opened = openPackage(readFileSync(join(workDir, 'coupon.pkpass')), caPem());
+    expect(opened.signatureVerifies).toBe(true);
+    expect(opened.passJson).toMatchObject({
+      barcodes: [{ format: 'PKBarcodeFormatCode128', message: 'SUMMER20' }],
+      expirationDate: '2026-07-31T23:59:00+02:00',
+      coupon: { primaryFields: [{ key: 'offer.title', value: '20 % off your next visit' }] },
+    });
+  });
+
   it("short-links: the pass's link redirects with its utm_source", () => {
     const { stdout } = ran('short-links');
     expect(stdout).toMatch(/^HTTP\/1\.1 302 Found\r?$/m);
