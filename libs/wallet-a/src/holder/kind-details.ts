@@ -1,4 +1,5 @@
 import type { EventDto, OfferDto, PassMetadataDto, TransitDto } from '@app/passes';
+import { REDEMPTION, TRANSIT_MODE } from '../package/kind-fields';
 
 /**
  * What the holder page shows of a pass's kind (DESIGN.md §9), besides the card: a ticket's
@@ -31,9 +32,6 @@ export interface KindSource {
   /** A holder's own day (`relevantDate`): a ticket for that day shows it as its date. */
   holderDate?: string | null;
 }
-
-const REDEMPTION = { instore: 'In store', online: 'Online', both: 'In store or online' };
-const TRANSIT_MODE = { air: 'Flight', train: 'Train', bus: 'Bus', boat: 'Boat', generic: 'Trip' };
 
 /** Null for the kinds that are their card alone (store cards and generic passes). */
 export function kindDetails({ metadata, holderDate }: KindSource): KindDetails | null {

@@ -15,9 +15,16 @@ export interface KindFieldsSource {
   holderDate?: string | null;
 }
 
-/** The labels are English, like every text the API writes itself; a brand's own field wins. */
-const REDEMPTION = { instore: 'In store', online: 'Online', both: 'In store or online' } as const;
-const TRANSIT_MODE: Record<TransitType, string> = {
+/**
+ * The words of a kind's details, in English like every text the API writes itself (a brand's
+ * own field wins); the package and the holder page both use them.
+ */
+export const REDEMPTION = {
+  instore: 'In store',
+  online: 'Online',
+  both: 'In store or online',
+} as const;
+export const TRANSIT_MODE: Record<TransitType, string> = {
   air: 'Flight',
   train: 'Train',
   bus: 'Bus',
