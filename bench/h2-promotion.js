@@ -26,7 +26,7 @@
  *   last rows)  BENCH_H2_NODE_ARGS (extra node options for the client, e.g.
  *   `--max-semi-space-size=2` to see whether the young generation's size matters)
  *
- * Findings: BENCHMARKS.md, "Where the worker's memory goes" and "… fifth session".
+ * Findings: BENCHMARKS.md, "bench:h2-promotion"; docs/decisions.md, APNs.
  */
 const { AsyncResource } = require('node:async_hooks');
 const { fork, spawn } = require('node:child_process');

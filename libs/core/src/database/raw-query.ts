@@ -18,7 +18,7 @@ interface PooledConnection {
  * takes a connection from TypeORM's own pool and sends the SQL itself: TypeORM's `query` makes
  * a query runner, connects it, broadcasts to subscribers before and after (we have none) and
  * goes through mysql2's promise wrapper, about 15 promises a query, each paying Node's async
- * hooks while AsyncLocalStorage is on (BENCHMARKS.md, "bench:api, sixth session"). Here it is
+ * hooks while AsyncLocalStorage is on (docs/decisions.md, "Hot paths"). Here it is
  * one. The pool is the same, so are the deadlines, the type casting and the rows; a failed
  * query rejects with TypeORM's `QueryFailedError`, as `runner.query` does, and a connection that
  * could not be had with the pool's error.

@@ -14,7 +14,8 @@ const INSTALLED = Symbol.for('wallet-pass.leanAsyncResourceBind');
  * stream, headers and listeners) was moved to the old generation: about 3 KB per request
  * with one request in flight, where nothing should survive (`npm run bench:h2-promotion`).
  * In the fan-out worker it was about 40 % of what was promoted and a fifth of the CPU per push;
- * its RSS growth stayed where it was (BENCHMARKS.md, "Where the worker's memory goes").
+ * its RSS growth stayed where it was (docs/decisions.md, "A lean AsyncResource.bind in both
+ * processes").
  *
  * The bound function behaves as Node's does in everything else: it runs `fn` in the resource's
  * execution context with the caller's `this` (or `thisArg`) and arguments, returns what `fn`

@@ -8,7 +8,7 @@ import { OpsController } from './ops.controller';
  * itself (app.setup.ts), as a plain middleware before every route, rather than through Nest's
  * `MiddlewareConsumer`: for `forRoutes('{*path}')` Nest adds a route layer per global-prefix
  * exclusion and per route of an excluded controller (27 here), which Express then tests, one
- * regular expression each, on every request (BENCHMARKS.md, "bench:api, sixth session").
+ * regular expression each, on every request (docs/decisions.md, "Hot paths").
  */
 @Module({
   controllers: [OpsController],

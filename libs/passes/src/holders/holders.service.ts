@@ -61,7 +61,9 @@ const sortedEntries = (values: HolderFieldValues): [string, string][] =>
   Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /**
- * Holders of a pass (DESIGN.md §6, stage 1: the API; the wallets come later). Rules:
+ * Holders of a pass (DESIGN.md §6): the API of personal copies, whose packages, pushes and
+ * WalletB objects the wallet libraries make from the changes announced through HolderChanges.
+ * Rules:
  *
  * - A pass of another workspace is a 404 for every holder route, as for the pass routes; so is
  *   a deleted pass for reads, PATCH and DELETE. A Draft or deleted pass takes no new holders

@@ -536,7 +536,7 @@ export class ApnsClient {
  * dead holder there still points at the push's closures until the next full collection, and the
  * young-generation collector counts that as alive, so each push's stream, closures and headers
  * moved to the old generation: about 2.2 MB per young collection, over 100 MB more RSS at
- * 100,000 devices (BENCHMARKS.md, "The worker's memory, seventh session"). Removing a listener
+ * 100,000 devices (docs/decisions.md, "What a push leaves behind"). Removing a listener
  * clears its slot in the holder. A no-op 'error' listener stays, so that an error emitted late
  * could not go unhandled and end the process.
  */

@@ -15,7 +15,7 @@ const DASH = 0x2d;
  * `crypto.randomUUID()` joins its id from 20 pieces, so each id is a tree of about 20 strings
  * (some 700 bytes) until it is first read whole; a push keeps its id until APNs answers, long
  * enough in a fan-out for V8 to move the tree to the old generation, where it was the largest
- * single kind of garbage (BENCHMARKS.md, "The worker's memory, seventh session"). Here the random
+ * single kind of garbage (docs/decisions.md, "What a push leaves behind"). Here the random
  * bytes of 256 ids are drawn at once, as randomUUID does, and written out as text into one
  * buffer; each id is then one string read from it.
  */

@@ -15,9 +15,9 @@ const INITIAL_CAPACITY = 64;
  * Until the next full collection V8's young-generation collector counts pointers from old
  * objects, dead or not, as roots, so those streams, short-lived as they are, are moved to the
  * old generation: about a third of every request's objects under load. That is how the
- * measurements read (BENCHMARKS.md, "The worker's memory, fifth session"): a plain script that
- * keeps its objects in a `Map` that way has them promoted, and a session with this table in
- * place of node:http2's `Map` does not.
+ * measurements read (BENCHMARKS.md, "bench:h2-promotion"): a plain script that keeps its
+ * objects in a `Map` that way has them promoted, and a session with this table in place of
+ * node:http2's `Map` does not.
  *
  * Here the ids and streams sit in two arrays, found by linear probing, and a delete clears its
  * slot, shifting back the entries after it: no emptied slot keeps a stream. The arrays are only

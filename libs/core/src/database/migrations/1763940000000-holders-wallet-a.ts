@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeor
 import { refColumn, replaceUniqueKey, stringColumn } from '../schema';
 
 /**
- * Personal passes on WalletA (DESIGN.md §6, stage 2):
+ * Personal passes on WalletA (DESIGN.md §6, the WalletA side):
  *
  * - each holder's own `authenticationToken`, hashed (to check devices) and encrypted (to put
  *   the same token into every later package), as the pass's own token;
