@@ -7,7 +7,7 @@
  *
  * Every 250 ms it writes the process's RSS and each V8 space's used / committed size, and a
  * line per garbage collection (its kind and pause), to `heap-<pid>.log` in the OS temporary
- * folder (the path is printed on stderr). BENCHMARKS.md's heap figures were read from it.
+ * folder (the path is printed on stderr): where a fan-out's memory goes, space by space.
  */
 const { openSync, writeSync } = require('node:fs');
 const { tmpdir } = require('node:os');

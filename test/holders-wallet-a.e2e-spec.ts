@@ -29,7 +29,7 @@ interface HolderBody {
 
 type StoreCard = Record<string, { key: string; value: string; changeMessage?: string }[]>;
 
-describe('Personal passes on WalletA (stage 2)', () => {
+describe('Personal passes on WalletA', () => {
   let apns: ApnsFake;
   let testApp: TestApp;
   let owner: OwnerSession;

@@ -36,7 +36,7 @@ interface SavedObject {
   heroImage: { contentDescription: { defaultValue: { value: string } } };
 }
 
-describe('Personal passes on WalletB (stage 3)', () => {
+describe('Personal passes on WalletB', () => {
   let fake: GoogleWalletFake;
   let testApp: TestApp;
   let owner: OwnerSession;

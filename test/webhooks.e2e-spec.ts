@@ -659,8 +659,8 @@ describe(`Webhooks (${TEST_DB})`, () => {
       const before = deadAttempts();
       await waitFor(() => deadAttempts() > before + 5, 'more dead attempts', 10_000);
       // Unhindered, 200 events reach a receiver that answers at once in well under a second;
-      // with the slots taken by the dead endpoints they waited for one 700 ms timeout after
-      // another (12 s before the fix, 1.2 s after). Generous for a loaded 2-core machine.
+      // were the dead endpoints to hold the delivery slots, they would wait for one 700 ms
+      // timeout after another (about 12 s). Generous for a loaded 2-core machine.
       expect(tookMs).toBeLessThan(5000);
       expect(new Set(receiver.at(live.path).map((a) => a.headers['webhook-id'])).size).toBe(
         BACKLOG,

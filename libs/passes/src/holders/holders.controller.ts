@@ -224,7 +224,8 @@ export class HoldersController {
   @HttpCode(200)
   @RequireWriter()
   @AcceptsMultipart()
-  // 10,000 rows of a few short values each is about 2 MB; a larger body is a 413.
+  // 10,000 rows of a few short values each is about 2 MB; 32 MiB takes 10,000 rows of every
+  // face field at length, and a larger body is a 413.
   @BodyLimits({ maxBytes: IMPORT_JSON_BYTES, maxItems: MAX_IMPORT_ROWS, maxValues: 200_000 })
   @UseInterceptors(MultipartErrorsInterceptor, FileInterceptor('file'))
   @ApiOperation({

@@ -70,7 +70,8 @@ const sortedEntries = (values: HolderFieldValues): [string, string][] =>
  *   (create and import: 409), since nobody can add it.
  * - `externalId` is unique per pass (the database says so; a clash is a 409 naming it).
  * - A Voided holder is final: PATCH is a 409, DELETE again is a 204, an import naming it a 409.
- * - `version` moves on only when what the holder sees changes (field values, barcode, status).
+ * - `version` moves on only when what the holder sees changes (field values, barcode, dates,
+ *   status).
  */
 @Injectable()
 export class HoldersService {
