@@ -45,8 +45,24 @@ const asciiJson = (value) =>
 const text = (length) => '語'.repeat(length);
 const url = (length) => `https://brand.example/${'a'.repeat(length - 22)}`;
 
+/**
+ * The largest pass the route accepts: a boarding pass (the most face fields: 3 header, 2 primary,
+ * 4 secondary, 5 auxiliary), 20 back fields of 10 links and 16 languages translating every
+ * field, every text at its maximum length.
+ */
 function largestPass(name) {
   const field = (key) => ({ key, label: text(255), value: text(2000), changeMessage: text(255) });
+  const face = {
+    topField: field('top'),
+    headerFields: [1, 2].map((i) => field(`header${i}`)),
+    primaryFields: [1, 2].map((i) => field(`primary${i}`)),
+    secondaryFields: [1, 2, 3, 4].map((i) => field(`second${i}`)),
+    auxiliaryFields: [1, 2, 3, 4, 5].map((i) => field(`aux${i}`)),
+  };
+  const faceKeys = Object.values(face)
+    .flat()
+    .map((f) => f.key);
+  const backKeys = Array.from({ length: 20 }, (_, i) => `back${i}`);
   return {
     id: 'x'.repeat(36),
     createdTime: '2026-01-01T00:00:00.000Z',
@@ -57,10 +73,19 @@ function largestPass(name) {
       organizationName: text(255),
       backgroundColor: '#000000',
       displayTextColor: '#FFFFFF',
-      topField: field('top'),
-      secondaryFields: [1, 2, 3, 4].map((i) => field(`second${i}`)),
-      backFields: Array.from({ length: 20 }, (_, i) => ({
-        key: `back${i}`,
+      passType: 'boardingPass',
+      transit: {
+        transitType: 'generic',
+        carrier: text(255),
+        number: 'x'.repeat(32),
+        origin: { code: 'x'.repeat(16), name: text(255) },
+        destination: { code: 'x'.repeat(16), name: text(255) },
+        departureTime: '2026-05-01T08:00:00.000000000+02:00',
+        arrivalTime: '2026-05-01T10:00:00.000000000+02:00',
+      },
+      ...face,
+      backFields: backKeys.map((key) => ({
+        key,
         label: text(255),
         value: Array.from({ length: 10 }, () => ({
           text: text(2000),
@@ -71,6 +96,22 @@ function largestPass(name) {
       })),
       qrUrl: url(2048),
       qrText: text(255),
+      relevantDate: '2026-05-01T07:00:00.000000000+02:00',
+      expirationDate: '2026-05-01T12:00:00.000000000+02:00',
+      localizations: Object.fromEntries(
+        Array.from({ length: 16 }, (_, i) => [
+          `l${String.fromCharCode(97 + i)}-${'x'.repeat(8)}-${'y'.repeat(8)}-${'z'.repeat(8)}`,
+          {
+            description: text(255),
+            organizationName: text(255),
+            passName: text(255),
+            fields: Object.fromEntries([
+              ...faceKeys.map((key) => [key, { label: text(255), value: text(2000) }]),
+              ...backKeys.map((key) => [key, { label: text(255) }]),
+            ]),
+          },
+        ]),
+      ),
     },
   };
 }
@@ -170,7 +211,7 @@ async function main() {
   const cases = [
     // The largest bodies each body-taking route accepts.
     {
-      name: 'POST /v1/wallet-pass: largest pass (20×10 links, texts as \\u escapes)',
+      name: 'POST /v1/wallet-pass: largest pass (boarding pass, 16 languages, texts as \\u escapes)',
       status: 201,
       path: '/v1/wallet-pass',
       body: () => asciiJson(largestPass(`Largest ${round} ${text(100)}`)),
