@@ -9,12 +9,38 @@ export interface KindFixture {
   metadata: PassMetadataDto;
 }
 
-const brand = {
+/** What every pass of the fixtures shares: its brand. */
+export const BRAND = {
   description: 'Brand pass',
   organizationName: 'Brand Ltd',
   backgroundColor: '#102030',
   displayTextColor: '#FFFFFF',
 };
+
+/** The kinds' blocks the fixtures of both wallets use. */
+export const OFFER = {
+  title: '20 % off your next visit',
+  provider: 'Brand Ltd',
+  redemptionChannel: 'both',
+  finePrint: 'One per customer.',
+} as const;
+export const EVENT = {
+  name: 'Summer Gala',
+  venueName: 'Riverside Hall',
+  venueAddress: '1 River Street, Springfield',
+  startTime: '2026-07-01T19:30:00+02:00',
+  endTime: '2026-07-01T23:00:00+02:00',
+  doorsOpen: '2026-07-01T18:30:00+02:00',
+};
+export const FLIGHT = {
+  transitType: 'air',
+  carrier: 'Brand Air',
+  number: 'BA123',
+  origin: { code: 'LHR', name: 'London Heathrow' },
+  destination: { code: 'SFO', name: 'San Francisco' },
+  departureTime: '2026-05-01T08:00:00+01:00',
+  arrivalTime: '2026-05-01T11:10:00-07:00',
+} as const;
 
 /**
  * One pass of every kind (DESIGN §9), as `passMetadata` of a create request: valid for the
@@ -24,7 +50,7 @@ export const KIND_FIXTURES = {
   storeCard: {
     classType: 'loyalty',
     metadata: {
-      ...brand,
+      ...BRAND,
       topField: { key: 'points', label: 'Points', value: '100' },
       secondaryFields: [
         { key: 'tier', label: 'Tier', value: 'Gold' },
@@ -45,14 +71,9 @@ export const KIND_FIXTURES = {
   coupon: {
     classType: 'offer',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'coupon',
-      offer: {
-        title: '20 % off your next visit',
-        provider: 'Brand Ltd',
-        redemptionChannel: 'both',
-        finePrint: 'One per customer.',
-      },
+      offer: OFFER,
       primaryFields: [{ key: 'discount', label: 'Off', value: '20 %' }],
       secondaryFields: [{ key: 'code', label: 'Code', value: 'SAVE20' }],
       barcodeFormat: 'Code128',
@@ -63,16 +84,9 @@ export const KIND_FIXTURES = {
   eventTicket: {
     classType: 'eventTicket',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'eventTicket',
-      event: {
-        name: 'Summer Gala',
-        venueName: 'Riverside Hall',
-        venueAddress: '1 River Street, Springfield',
-        startTime: '2026-07-01T19:30:00+02:00',
-        endTime: '2026-07-01T23:00:00+02:00',
-        doorsOpen: '2026-07-01T18:30:00+02:00',
-      },
+      event: EVENT,
       primaryFields: [{ key: 'event', label: 'Event', value: 'Summer Gala' }],
       secondaryFields: [
         { key: 'section', label: 'Section', value: 'Floor' },
@@ -89,17 +103,9 @@ export const KIND_FIXTURES = {
   flight: {
     classType: 'flight',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'boardingPass',
-      transit: {
-        transitType: 'air',
-        carrier: 'Brand Air',
-        number: 'BA123',
-        origin: { code: 'LHR', name: 'London Heathrow' },
-        destination: { code: 'SFO', name: 'San Francisco' },
-        departureTime: '2026-05-01T08:00:00+01:00',
-        arrivalTime: '2026-05-01T11:10:00-07:00',
-      },
+      transit: FLIGHT,
       primaryFields: [
         { key: 'from', label: 'London', value: 'LHR' },
         { key: 'to', label: 'San Francisco', value: 'SFO' },
@@ -117,7 +123,7 @@ export const KIND_FIXTURES = {
   transit: {
     classType: 'transit',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'boardingPass',
       transit: {
         transitType: 'bus',
@@ -143,7 +149,7 @@ export const KIND_FIXTURES = {
   generic: {
     classType: 'generic',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'generic',
       topField: { key: 'member', label: 'Member since', value: '2020' },
       secondaryFields: [{ key: 'level', label: 'Level', value: 'Staff' }],

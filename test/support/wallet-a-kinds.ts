@@ -1,4 +1,5 @@
 import type { PassMetadataDto } from '@app/passes';
+import { BRAND, EVENT, FLIGHT, OFFER } from './pass-kind-fixtures';
 
 /** One kind of pass as WalletA writes it, for the unit specs and the end-to-end suite. */
 export interface WalletAKind {
@@ -9,13 +10,6 @@ export interface WalletAKind {
   holderValues: Record<string, string>;
 }
 
-const brand = {
-  description: 'Brand pass',
-  organizationName: 'Brand Ltd',
-  backgroundColor: '#102030',
-  displayTextColor: '#FFFFFF',
-};
-
 /**
  * Every kind of pass (DESIGN.md §9), as the `passMetadata` of a create request that the API's
  * rules accept. Each leaves some face slots to its kind's fields and fills others itself, so
@@ -25,7 +19,7 @@ export const WALLET_A_KINDS = {
   storeCard: {
     style: 'storeCard',
     metadata: {
-      ...brand,
+      ...BRAND,
       topField: { key: 'points', label: 'Points', value: '100', changeMessage: 'Now %@ points' },
       secondaryFields: [{ key: 'tier', label: 'Tier', value: 'Gold' }],
       backFields: [
@@ -44,14 +38,9 @@ export const WALLET_A_KINDS = {
   coupon: {
     style: 'coupon',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'coupon',
-      offer: {
-        title: '20 % off your next visit',
-        provider: 'Brand Ltd',
-        redemptionChannel: 'both',
-        finePrint: 'One per customer.',
-      },
+      offer: OFFER,
       // The primary field is left to the offer's title.
       secondaryFields: [{ key: 'code', label: 'Code', value: 'SAVE20' }],
       barcodeFormat: 'Code128',
@@ -63,19 +52,14 @@ export const WALLET_A_KINDS = {
   eventTicket: {
     style: 'eventTicket',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'eventTicket',
       event: {
-        name: 'Summer Gala',
-        venueName: 'Riverside Hall',
-        venueAddress: '1 River Street, Springfield',
+        ...EVENT,
         venueRegion: 'Springfield',
         venueRoom: 'Main Hall',
         latitude: 48.8566,
         longitude: 2.3522,
-        startTime: '2026-07-01T19:30:00+02:00',
-        endTime: '2026-07-01T23:00:00+02:00',
-        doorsOpen: '2026-07-01T18:30:00+02:00',
       },
       // Primary and auxiliary slots are left to the event; the seat is the brand's.
       topField: { key: 'gate', label: 'Gate', value: 'A' },
@@ -93,17 +77,9 @@ export const WALLET_A_KINDS = {
   flight: {
     style: 'boardingPass',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'boardingPass',
-      transit: {
-        transitType: 'air',
-        carrier: 'Brand Air',
-        number: 'BA123',
-        origin: { code: 'LHR', name: 'London Heathrow' },
-        destination: { code: 'SFO', name: 'San Francisco' },
-        departureTime: '2026-05-01T08:00:00+01:00',
-        arrivalTime: '2026-05-01T11:10:00-07:00',
-      },
+      transit: FLIGHT,
       // Primary and secondary slots are left to the trip.
       headerFields: [{ key: 'gate', label: 'Gate', value: '-' }],
       auxiliaryFields: [
@@ -119,7 +95,7 @@ export const WALLET_A_KINDS = {
   train: {
     style: 'boardingPass',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'boardingPass',
       transit: {
         transitType: 'train',
@@ -144,7 +120,7 @@ export const WALLET_A_KINDS = {
   generic: {
     style: 'generic',
     metadata: {
-      ...brand,
+      ...BRAND,
       passType: 'generic',
       topField: { key: 'member', label: 'Member since', value: '2020' },
       primaryFields: [{ key: 'name', label: 'Name', value: 'Staff' }],
