@@ -148,12 +148,7 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
    * signature it costs: what `Holder.googleSaveUrl` (a redirect to it) is decided by.
    */
   holderCanSave(pass: Pass, holder: Holder): boolean {
-    return (
-      this.account !== null &&
-      pass.status === 'Published' &&
-      pass.deletedTime === null &&
-      holder.status === 'Active'
-    );
+    return this.passCanSave(pass) && holder.status === 'Active';
   }
 
   /**
@@ -189,22 +184,21 @@ export class WalletBService implements GoogleSaveLinkProvider, OnModuleInit {
     if (cached !== undefined) return cached;
     const classes = this.dataSource.getRepository(WalletBClass);
     const where = { workspaceId: pass.workspaceId, passId: pass.id };
-    let stored = await classes.findOneBy(where);
-    if (stored === null) {
+    let type = (await classes.findOneBy(where))?.classType;
+    if (type === undefined) {
+      const given = classTypeFor(pass.passMetadata);
       try {
-        await classes.insert({
-          ...where,
-          classType: classTypeFor(pass.passMetadata),
-          createdTime: new Date(),
-        });
+        await classes.insert({ ...where, classType: given, createdTime: new Date() });
+        type = given;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
+        // Another process gave it first: its row is the type.
+        type = (await classes.findOneByOrFail(where)).classType;
       }
-      stored = await classes.findOneByOrFail(where);
     }
     if (this.classTypes.size >= CLASS_TYPE_CACHE_SIZE) this.classTypes.clear();
-    this.classTypes.set(pass.id, stored.classType);
-    return stored.classType;
+    this.classTypes.set(pass.id, type);
+    return type;
   }
 
   /** Creates the pass's class at Google, or brings it up to date when it exists. */
