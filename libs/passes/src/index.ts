@@ -1,3 +1,8 @@
+export * from './audiences/audience';
+export * from './audiences/audiences.service';
+export * from './audiences/dto/audience.dto';
+export * from './audiences/segment.entity';
+export * from './audiences/segments.service';
 export * from './dto/pass-kind.dto';
 export * from './dto/pass-metadata.dto';
 export * from './entities/pass.entity';
@@ -22,9 +27,10 @@ export * from './stats/pass-daily-stats.entity';
 export * from './stats/pass-stats.module';
 export * from './stats/pass-stats.service';
 
+import { Segment } from './audiences/segment.entity';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
 import { Holder } from './holders/holder.entity';
 import { LinkClick } from './links/link-click.entity';
 import { PassDailyStats } from './stats/pass-daily-stats.entity';
-export const PASS_ENTITIES = [Pass, ShortLink, LinkClick, Holder, PassDailyStats];
+export const PASS_ENTITIES = [Pass, ShortLink, LinkClick, Holder, Segment, PassDailyStats];

@@ -4,6 +4,10 @@ import { multerOptions, UploadsModule } from '@app/uploads';
 import { Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AudienceController, SegmentsController } from './audiences/audiences.controller';
+import { AudiencesService } from './audiences/audiences.service';
+import { Segment } from './audiences/segment.entity';
+import { SegmentsService } from './audiences/segments.service';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
 import { GoogleSaveLinks } from './google-save-links';
@@ -21,17 +25,25 @@ import { ShortLinksService } from './short-links.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Pass, ShortLink, LinkClick, Holder]),
+    TypeOrmModule.forFeature([Pass, ShortLink, LinkClick, Holder, Segment]),
     // The holders' CSV import is multipart, with the uploads' limits.
     MulterModule.registerAsync({ inject: [APP_CONFIG], useFactory: multerOptions }),
     AuthModule,
     UploadsModule,
     RateLimitModule,
   ],
-  controllers: [PassesController, HoldersController, LinkRedirectController],
+  controllers: [
+    PassesController,
+    HoldersController,
+    SegmentsController,
+    AudienceController,
+    LinkRedirectController,
+  ],
   providers: [
     PassesService,
     HoldersService,
+    AudiencesService,
+    SegmentsService,
     ShortLinksService,
     HolderChanges,
     GoogleSaveLinks,
@@ -40,6 +52,8 @@ import { ShortLinksService } from './short-links.service';
   ],
   exports: [
     PassesService,
+    AudiencesService,
+    SegmentsService,
     ShortLinksService,
     HolderChanges,
     GoogleSaveLinks,

@@ -5,6 +5,7 @@ import {
   readCsv,
   type CsvRecord,
 } from '@app/core';
+import { ATTRIBUTE_KEY_PATTERN } from './holder-targeting';
 import { validateHolderInput, type HolderInputDto } from './dto/holder-input.dto';
 
 /** Rows one import takes at most (DESIGN.md §6); more is a 400, nothing written. */
@@ -21,6 +22,28 @@ export const CSV_FIXED_COLUMNS = [
   'relevantDate',
   'expirationDate',
 ] as const;
+
+/** The CSV column of a holder's tags, separated by `|` in a cell. */
+export const CSV_TAGS_COLUMN = 'tags';
+/** A CSV column `attr.<key>` holds the attribute `<key>`. */
+export const CSV_ATTRIBUTE_PREFIX = 'attr.';
+
+/** A JSON number, as a cell of an attribute column may hold one. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * An attribute cell's value (DESIGN.md §11): a JSON number is a number, `true`/`false` a
+ * boolean, an empty cell no value (null: the key is removed), anything else the text itself.
+ */
+export function attributeCell(cell: string): string | number | boolean | null {
+  if (cell === '') return null;
+  if (cell === 'true' || cell === 'false') return cell === 'true';
+  if (JSON_NUMBER.test(cell)) {
+    const number = Number(cell);
+    if (Number.isFinite(number)) return number;
+  }
+  return cell;
+}
 
 /**
  * One row of an import and how its problems are told: JSON rows as `"<index>.<field>"`, CSV
@@ -93,15 +116,20 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Column positions by name; unknown, repeated and a missing externalId column refused. */
 function readHeader(header: CsvRecord, fieldKeys: readonly string[]): Map<string, number> {
-  const known = new Set<string>([...CSV_FIXED_COLUMNS, ...fieldKeys]);
+  const known = new Set<string>([...CSV_FIXED_COLUMNS, CSV_TAGS_COLUMN, ...fieldKeys]);
   const columns = new Map<string, number>();
   const problems: string[] = [];
   header.fields.forEach((raw, index) => {
     const name = raw.trim();
-    if (!known.has(name)) {
+    if (!known.has(name) && !name.startsWith(CSV_ATTRIBUTE_PREFIX)) {
       problems.push(
-        `column ${index + 1} (${JSON.stringify(name)}) is not one of ${[...known].join(',')}`,
+        `column ${index + 1} (${JSON.stringify(name)}) is not one of ${[...known].join(',')} or attr.<key>`,
       );
+    } else if (
+      name.startsWith(CSV_ATTRIBUTE_PREFIX) &&
+      !ATTRIBUTE_KEY_PATTERN.test(name.slice(CSV_ATTRIBUTE_PREFIX.length))
+    ) {
+      problems.push(`column ${name}: attribute keys must match ${ATTRIBUTE_KEY_PATTERN.source}`);
     } else if (columns.has(name)) {
       problems.push(`column ${name} appears more than once`);
     } else {
@@ -117,20 +145,32 @@ function readHeader(header: CsvRecord, fieldKeys: readonly string[]): Map<string
 function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
   const fieldValues: Record<string, string> = {};
+  const attributes: Record<string, unknown> = {};
   for (const [name, index] of columns) {
     const cell = record.fields[index].trim();
-    if (cell === '') continue;
-    if ((CSV_FIXED_COLUMNS as readonly string[]).includes(name)) plain[name] = cell;
-    else fieldValues[name] = cell;
+    if (name === CSV_TAGS_COLUMN) {
+      // The cell lists the holder's tags: an empty one, none.
+      plain.tags = cell === '' ? [] : cell.split('|').map((tag) => tag.trim());
+    } else if (name.startsWith(CSV_ATTRIBUTE_PREFIX)) {
+      attributes[name.slice(CSV_ATTRIBUTE_PREFIX.length)] = attributeCell(cell);
+    } else if (cell === '') {
+      continue;
+    } else if ((CSV_FIXED_COLUMNS as readonly string[]).includes(name)) {
+      plain[name] = cell;
+    } else {
+      fieldValues[name] = cell;
+    }
   }
   if (Object.keys(fieldValues).length > 0) plain.fieldValues = fieldValues;
+  if (Object.keys(attributes).length > 0) plain.attributes = attributes;
   return plain;
 }
 
 /**
  * A CSV import file (UTF-8, RFC 4180, header `externalId` plus any of `barcodeValue`,
- * `barcodeText`, `relevantDate`, `expirationDate` and one column per field key of the pass, in
- * any order; only `externalId` is required). Every line
+ * `barcodeText`, `relevantDate`, `expirationDate`, `tags` (separated by `|`), one column per
+ * field key of the pass and one `attr.<key>` per attribute, in any order; only `externalId` is
+ * required). Every line
  * is checked as a JSON row would be; any problem is a 400 keyed `"line <n>"`.
  */
 export function readCsvImport(bytes: Buffer, fieldKeys: readonly string[]): ImportRow[] {

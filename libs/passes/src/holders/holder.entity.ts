@@ -8,6 +8,12 @@ export type HolderStatus = (typeof HOLDER_STATUSES)[number];
 /** A holder's own values of the pass's face fields (any slot), by field key. */
 export type HolderFieldValues = Record<string, string>;
 
+/** A holder's attribute value (DESIGN.md §11): text, a finite number or a boolean. */
+export type AttributeValue = string | number | boolean;
+
+/** What a brand knows of a holder, for audiences; never shown on the pass. */
+export type HolderAttributes = Record<string, AttributeValue>;
+
 /**
  * A personal copy of a pass (DESIGN.md §6): the pass's design with this holder's serial
  * number, barcode and field values.
@@ -34,6 +40,14 @@ export class Holder extends WorkspaceOwnedEntity {
 
   @Column({ name: 'field_values', type: 'simple-json' })
   fieldValues!: HolderFieldValues;
+
+  /** Sorted, without repeats; for audiences only, never on the pass (DESIGN.md §11). */
+  @Column({ type: 'simple-json' })
+  tags!: string[];
+
+  /** For audiences only, never on the pass (DESIGN.md §11). */
+  @Column({ type: 'simple-json' })
+  attributes!: HolderAttributes;
 
   /** Null: the pass's `qrUrl`. */
   @Column({ name: 'barcode_value', type: 'varchar', length: 2048, nullable: true })

@@ -26,10 +26,20 @@ import {
   type HolderInputDto,
 } from './dto/holder-input.dto';
 import { GoogleSaveLinks } from '../google-save-links';
+import { AudiencesService } from '../audiences/audiences.service';
 import { toHolderResponse, type HolderView } from './dto/holder.response';
 import type { ListHoldersQuery } from './dto/list-holders.query';
 import { Holder, type HolderFieldValues } from './holder.entity';
 import type { ImportRow } from './holder-import';
+import {
+  attributeCountProblem,
+  attributeProblems,
+  mergeAttributes,
+  normalTags,
+  sameTargeting,
+  tagProblems,
+  writeTargetingRows,
+} from './holder-targeting';
 
 /** Rows per multi-row INSERT and per `IN (...)` lookup of an import: well under every limit. */
 const IMPORT_CHUNK = 500;
@@ -39,6 +49,9 @@ type HolderVisible = Pick<
   Holder,
   'fieldValues' | 'barcodeValue' | 'barcodeText' | 'relevantDate' | 'expirationDate'
 >;
+
+/** What audiences read of a holder besides its field values; never on the pass. */
+type HolderTargeting = Pick<Holder, 'tags' | 'attributes'>;
 
 /** 128 random bits, hex: safe in a WalletA serial number and a WalletB object id alike. */
 const newSerialNumber = (): string => randomBytes(16).toString('hex');
@@ -83,6 +96,7 @@ export class HoldersService {
     private readonly passes: PassesService,
     private readonly holderChanges: HolderChanges,
     private readonly googleSaveLinks: GoogleSaveLinks,
+    private readonly audiences: AudiencesService,
     private readonly events: ServiceEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -98,13 +112,17 @@ export class HoldersService {
     const pass = await this.passTakingHolders(workspaceId, passId);
     const missing = requireExternalId(input);
     if (missing !== undefined) throw new InvalidInputError(missing);
-    const problems = fieldValueProblems(pass, input.fieldValues, false);
-    if (problems !== undefined) throw new InvalidInputError(problems);
+    const problems = {
+      ...fieldValueProblems(pass, input.fieldValues, false),
+      ...targetingProblems(input, EMPTY_TARGETING),
+    };
+    if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
     const holder = this.newHolder(workspaceId, actorId, pass, input);
     // A new holder is on no device yet: nothing to push, but its event commits with it.
     await this.writing(holder.externalId, () =>
       this.holderChanges.transaction(async (changes) => {
         await this.holderRows.insert(changes.manager, [holder]);
+        await writeTargetingRows(changes.manager, [holder], { fresh: true });
         await this.recordEvent(changes.manager, 'holder.created', pass, holder);
       }),
     );
@@ -118,21 +136,34 @@ export class HoldersService {
   ): Promise<Page<HolderView>> {
     const pass = await this.passes.getEntity(workspaceId, passId);
     const builder = this.holders
-      .createQueryBuilder('holder')
-      .where('holder.workspace_id = :workspaceId AND holder.pass_id = :passId', {
+      .createQueryBuilder('h')
+      .where('h.workspace_id = :workspaceId AND h.pass_id = :passId', {
         workspaceId,
         passId: pass.id,
       });
     if (query.externalId !== undefined) {
-      builder.andWhere('holder.external_id = :externalId', { externalId: query.externalId });
+      builder.andWhere('h.external_id = :externalId', { externalId: query.externalId });
     }
     if (query.status !== undefined && query.status.length > 0) {
-      builder.andWhere('holder.status IN (:...statuses)', { statuses: query.status });
+      builder.andWhere('h.status IN (:...statuses)', { statuses: query.status });
     }
     if (query.installed !== undefined) {
       builder.andWhere(
-        `holder.apple_installed_count + holder.google_installed_count ${query.installed ? '>' : '='} 0`,
+        `h.apple_installed_count + h.google_installed_count ${query.installed ? '>' : '='} 0`,
       );
+    }
+    (query.tag ?? []).forEach((tag, index) => {
+      builder.andWhere(
+        `h.id IN (SELECT t.holder_id FROM holder_tag t WHERE t.pass_id = :passId AND t.tag = :tag${index})`,
+        { [`tag${index}`]: tag },
+      );
+    });
+    if (query.segmentId !== undefined) {
+      const { condition } = await this.audiences.resolve(workspaceId, pass, {
+        segmentId: query.segmentId,
+      });
+      const { sql, parameters } = this.audiences.whereNamed(pass, condition);
+      builder.andWhere(sql, parameters);
     }
     const page = await paginate(builder, query);
     return {
@@ -163,6 +194,8 @@ export class HoldersService {
     const pass = await this.passes.getEntity(workspaceId, passId);
     const problems = fieldValueProblems(pass, input.fieldValues, true);
     if (problems !== undefined) throw new InvalidInputError(problems);
+    const targeting = targetingProblems(input, undefined);
+    if (Object.keys(targeting).length > 0) throw new InvalidInputError(targeting);
     const holder = await this.writing(input.externalId ?? '', () =>
       this.holderChanges.transaction((changes) =>
         this.updateLocked(changes, workspaceId, actorId, pass, holderId, input),
@@ -223,6 +256,7 @@ export class HoldersService {
         const runner = manager.queryRunner!;
         const existing = await this.existingByExternalId(manager, workspaceId, pass.id, list);
         const created: Holder[] = [];
+        const rewritten: Holder[] = [];
         let updated = 0;
         let changed = 0;
         // Every changed holder's updatedTime is at or after this (holderChangeTime), so one
@@ -239,25 +273,36 @@ export class HoldersService {
           if (current.status === 'Voided') voidedRow(row);
           updated += 1;
           const next = visibleOf(row.input);
-          if (sameVisible(current, next)) continue;
-          changed += 1;
+          const targeting = targetingOf(current, row.input);
+          const visibleChange = !sameVisible(current, next);
+          if (!visibleChange && sameTargeting(current, targeting)) continue;
+          if (Object.keys(attributeCountProblem(targeting.attributes)).length > 0) {
+            tooManyAttributes(row);
+          }
+          if (visibleChange) changed += 1;
           const written: Holder = Object.assign(new Holder(), current, next, {
-            version: current.version + 1,
-            updatedTime: holderChangeTime(current.updatedTime, now),
+            ...targeting,
+            version: current.version + (visibleChange ? 1 : 0),
+            updatedTime: visibleChange
+              ? holderChangeTime(current.updatedTime, now)
+              : new Date(Math.max(current.updatedTime.getTime(), now.getTime())),
             updatedBy: actorId,
           });
           // Only while still Active: the lookup above took no lock, so a DELETE may have voided
           // the holder since. Such a row is then refused as a Voided holder's row always is.
           const result = await runner.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
-              'relevant_date = ?, expiration_date = ?, ' +
-              "version = version + 1, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
+              'relevant_date = ?, expiration_date = ?, tags = ?, attributes = ?, ' +
+              "version = version + ?, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
             [
               JSON.stringify(next.fieldValues),
               next.barcodeValue,
               next.barcodeText,
               next.relevantDate,
               next.expirationDate,
+              JSON.stringify(targeting.tags),
+              JSON.stringify(targeting.attributes),
+              visibleChange ? 1 : 0,
               this.dateValue(written.updatedTime),
               actorId,
               current.id,
@@ -265,11 +310,14 @@ export class HoldersService {
             true,
           );
           if (result.affected === 0) voidedRow(row);
+          rewritten.push(written);
           await this.recordEvent(manager, 'holder.updated', pass, written);
         }
         for (let at = 0; at < created.length; at += IMPORT_CHUNK) {
           await this.holderRows.insert(manager, created.slice(at, at + IMPORT_CHUNK));
         }
+        await writeTargetingRows(manager, created, { fresh: true });
+        await writeTargetingRows(manager, rewritten);
         for (const holder of created) {
           await this.recordEvent(manager, 'holder.created', pass, holder);
         }
@@ -320,6 +368,7 @@ export class HoldersService {
         holderToken: newHolderToken(),
         status: 'Active',
         ...visibleOf(input),
+        ...targetingOf(EMPTY_TARGETING, input),
         appleInstalledCount: 0,
         googleInstalledCount: 0,
         version: 1,
@@ -354,14 +403,19 @@ export class HoldersService {
       expirationDate:
         input.expirationDate === undefined ? holder.expirationDate : input.expirationDate,
     };
+    const targeting = targetingOf(holder, input);
+    const tooMany = attributeCountProblem(targeting.attributes);
+    if (Object.keys(tooMany).length > 0) throw new InvalidInputError(tooMany);
     const now = new Date();
     const visibleChange = !sameVisible(holder, next);
+    const targetingChange = !sameTargeting(holder, targeting);
     const externalId = input.externalId ?? holder.externalId;
     // Nothing new (a retried request, a client sending the holder back as it is): nothing is
     // written, so no event, no version, no push, and updatedTime keeps saying when it changed.
-    if (!visibleChange && externalId === holder.externalId) return holder;
+    if (!visibleChange && !targetingChange && externalId === holder.externalId) return holder;
     const written: Partial<Holder> = {
       ...next,
+      ...targeting,
       externalId,
       updatedBy: actorId,
       // A visible change lands in a later second than the last (the package's Last-Modified);
@@ -374,6 +428,7 @@ export class HoldersService {
     };
     await manager.update(Holder, where, written);
     const updated = Object.assign(holder, written);
+    if (visibleChange || targetingChange) await writeTargetingRows(manager, [updated]);
     if (visibleChange) changes.holderChanged(updated);
     await this.recordEvent(manager, 'holder.updated', pass, updated);
     return updated;
@@ -483,6 +538,44 @@ function visibleOf(input: HolderInputDto): HolderVisible {
   };
 }
 
+const EMPTY_TARGETING: HolderTargeting = { tags: [], attributes: {} };
+
+/**
+ * A holder's tags and attributes after an input: `tags` replaces the list, `attributes` merges
+ * by key (null removes one); absent, they stay as they are. An import row changes them the same
+ * way (docs/decisions.md, "Audiences"): an import of points does not wipe a CRM's tags.
+ */
+function targetingOf(current: HolderTargeting, input: HolderInputDto): HolderTargeting {
+  return {
+    tags: input.tags === undefined ? current.tags : normalTags(input.tags),
+    attributes: mergeAttributes(current.attributes, input.attributes),
+  };
+}
+
+/**
+ * Problems of an input's `tags` and `attributes` (keyed `tags.<i>`, `attributes.<key>`); with
+ * `created`, the holder they start from, whose merged attributes must not exceed 50 keys.
+ */
+function targetingProblems(
+  input: HolderInputDto,
+  created: HolderTargeting | undefined,
+): Record<string, string> {
+  const problems = {
+    ...(input.tags === undefined ? {} : tagProblems(input.tags)),
+    ...(input.attributes === undefined || input.attributes === null
+      ? {}
+      : attributeProblems(input.attributes, true)),
+  };
+  if (Object.keys(problems).length > 0 || created === undefined) return problems;
+  return attributeCountProblem(targetingOf(created, input).attributes);
+}
+
+/** Refuses an import row whose attributes would pass 50 keys once merged. */
+function tooManyAttributes(row: ImportRow): never {
+  const [key, message] = row.problem('attributes', 'must have at most 50 keys');
+  throw new InvalidInputError({ [key]: message });
+}
+
 function mergeFieldValues(
   current: HolderFieldValues,
   input: Record<string, unknown> | null | undefined,
@@ -533,7 +626,10 @@ function checkImportRows(pass: Pass, rows: ImportRow[]): void {
   const errors: Record<string, string> = {};
   const firstRow = new Map<string, number>();
   rows.forEach((row, index) => {
-    const problems = fieldValueProblems(pass, row.input.fieldValues, false, keys) ?? {};
+    const problems = {
+      ...fieldValueProblems(pass, row.input.fieldValues, false, keys),
+      ...targetingProblems(row.input, EMPTY_TARGETING),
+    };
     const externalId = row.input.externalId!;
     const first = firstRow.get(externalId);
     if (first === undefined) firstRow.set(externalId, index);

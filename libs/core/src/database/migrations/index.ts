@@ -23,6 +23,7 @@ import { WalletADeviceLogs1764060000000 } from './1764060000000-wallet-a-device-
 import { DeviceFetches1764070000000 } from './1764070000000-device-fetches';
 import { HolderDates1764080000000 } from './1764080000000-holder-dates';
 import { WalletBClassTypes1764090000000 } from './1764090000000-wallet-b-class-types';
+import { HolderAudiences1764100000000 } from './1764100000000-holder-audiences';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   DeviceFetches1764070000000,
   HolderDates1764080000000,
   WalletBClassTypes1764090000000,
+  HolderAudiences1764100000000,
 ];

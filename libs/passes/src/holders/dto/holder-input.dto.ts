@@ -10,6 +10,7 @@ import {
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import {
+  IsArray,
   IsObject,
   IsOptional,
   IsString,
@@ -138,6 +139,34 @@ export class HolderInputDto extends HolderReadOnlyFields {
   @IsOptional()
   @IsIsoDateTime()
   expirationDate?: string | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 50,
+    example: ['gold', 'zurich'],
+    description:
+      'For audiences; never shown on the pass. At most 50, each 1–64 characters of ' +
+      '`[A-Za-z0-9._:-]`, case-sensitive; repeats are dropped and the list is answered sorted. ' +
+      'PATCH replaces the list.',
+  })
+  @IsOptional()
+  @IsArray()
+  tags?: string[];
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: {
+      oneOf: [{ type: 'string', maxLength: 255 }, { type: 'number' }, { type: 'boolean' }],
+    },
+    example: { tier: 'gold', city: 'Zurich', spend: 1240.5, newsletter: true },
+    description:
+      'For audiences; never shown on the pass. At most 50 keys matching ' +
+      '`^[A-Za-z][A-Za-z0-9_]{0,63}$`; a value is a text of at most 255 characters, a finite ' +
+      'number or a boolean. PATCH (and an import row) merges by key; a key set to null is removed.',
+  })
+  @IsOptional()
+  @IsObject()
+  attributes?: Record<string, unknown> | null;
 }
 
 /** A create or an import row without `externalId`: the spec's "must not be null". */

@@ -1,5 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { HOLDER_STATUSES, type Holder, type HolderStatus } from '../holder.entity';
+import {
+  HOLDER_STATUSES,
+  type Holder,
+  type HolderAttributes,
+  type HolderStatus,
+} from '../holder.entity';
 
 export class HolderResponse {
   @ApiProperty({ example: '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b' }) id!: string;
@@ -19,6 +24,19 @@ export class HolderResponse {
     description: "The holder's own field values; a field without one shows the pass's.",
   })
   fieldValues!: Record<string, string>;
+  @ApiProperty({
+    type: [String],
+    example: ['gold', 'zurich'],
+    description: 'For audiences, sorted; never shown on the pass.',
+  })
+  tags!: string[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+    example: { tier: 'gold', city: 'Zurich', spend: 1240.5 },
+    description: 'For audiences; never shown on the pass.',
+  })
+  attributes!: HolderAttributes;
   @ApiProperty({
     nullable: true,
     type: String,
@@ -118,6 +136,8 @@ export function toHolderResponse({
     serialNumber: holder.serialNumber,
     status: holder.status,
     fieldValues: holder.fieldValues,
+    tags: holder.tags,
+    attributes: holder.attributes,
     barcodeValue: holder.barcodeValue ?? (qrUrl === undefined || qrUrl === '' ? null : qrUrl),
     barcodeText: holder.barcodeText ?? qrText ?? null,
     relevantDate: holder.relevantDate ?? pass.passMetadata.relevantDate ?? null,

@@ -1,6 +1,15 @@
-import { PageQuery, QueryBoolean, QueryList } from '@app/core';
+import { ID_PATTERN, PageQuery, QueryBoolean, QueryList } from '@app/core';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+} from 'class-validator';
+import { MAX_TAGS, TAG_PATTERN } from '../holder-targeting';
 import { HOLDER_STATUSES, type HolderStatus } from '../holder.entity';
 
 /** GET /wallet-pass/{id}/holders. */
@@ -33,4 +42,27 @@ export class ListHoldersQuery extends PageQuery {
   @QueryBoolean()
   @IsBoolean()
   installed?: boolean;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Holders with every tag given (repeat the parameter or separate with commas).',
+    example: ['gold'],
+  })
+  @IsOptional()
+  @QueryList()
+  @ArrayMaxSize(MAX_TAGS)
+  @Matches(TAG_PATTERN, { each: true, message: `each tag must match ${TAG_PATTERN.source}` })
+  tag?: string[];
+
+  @ApiPropertyOptional({
+    pattern: ID_PATTERN.source,
+    description:
+      "Holders a segment of the pass matches now (with the segment's statuses: Active only " +
+      'unless its audience names one).',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
+  @MaxLength(64)
+  segmentId?: string;
 }

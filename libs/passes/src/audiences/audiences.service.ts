@@ -1,0 +1,219 @@
+import { InvalidInputError, NotFoundError, sqlDialect, type SqlDialect } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, Repository } from 'typeorm';
+import type { Pass } from '../entities/pass.entity';
+import { PassesService } from '../passes.service';
+import { faceFieldsOf } from '../pass-kinds';
+import { readAudience, type AudienceJson, type Condition } from './audience';
+import {
+  audienceSql,
+  audienceSqlNamed,
+  type AudiencePass,
+  type SqlCondition,
+} from './audience-sql';
+import type { AudienceSizeResponse } from './dto/audience.dto';
+import { Segment } from './segment.entity';
+
+/** Whom something reaches: an audience given inline, or a segment's (DESIGN.md §11). */
+export interface AudienceTarget {
+  audience?: AudienceJson | null;
+  segmentId?: string | null;
+}
+
+/** A target as read: its condition and the audience it came from. */
+export interface ResolvedAudience {
+  condition: Condition;
+  audience: AudienceJson;
+  segmentId: string | null;
+}
+
+/** Holders written into `audience_member` per statement when a snapshot is taken. */
+const SNAPSHOT_SELECT = 'SELECT ?, h.id FROM holder h WHERE h.workspace_id = ? AND h.pass_id = ?';
+
+/**
+ * Audiences of a pass: reading and checking them, the SQL that finds their holders, their
+ * sizes, and the snapshot of their holders that a notification or a bulk change works through.
+ */
+@Injectable()
+export class AudiencesService {
+  private readonly dialect: SqlDialect;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(Segment) private readonly segments: Repository<Segment>,
+    private readonly passes: PassesService,
+  ) {
+    this.dialect = sqlDialect(dataSource);
+  }
+
+  /** The audience checked against the pass's face fields (400 keyed by path otherwise). */
+  read(pass: Pick<Pass, 'passMetadata'>, audience: unknown, at = 'audience'): Condition {
+    return readAudience(audience, fieldKeysOf(pass), at);
+  }
+
+  /**
+   * `audience` or `segmentId` (a segment of this pass, else 404), exactly one (400 otherwise).
+   * A segment's audience is read as it is now: a Scheduled notification reaches whoever its
+   * segment matches when it is sent.
+   */
+  async resolve(
+    workspaceId: string,
+    pass: Pass,
+    target: AudienceTarget,
+    at = 'audience',
+  ): Promise<ResolvedAudience> {
+    const hasAudience = target.audience !== undefined && target.audience !== null;
+    const hasSegment = target.segmentId !== undefined && target.segmentId !== null;
+    if (hasAudience === hasSegment) {
+      throw new InvalidInputError({
+        [at]: hasAudience ? 'give audience or segmentId, not both' : 'give audience or segmentId',
+      });
+    }
+    if (hasAudience) {
+      return {
+        condition: this.read(pass, target.audience, at),
+        audience: target.audience!,
+        segmentId: null,
+      };
+    }
+    const segment = await this.segment(workspaceId, pass.id, target.segmentId!);
+    // A segment saved before the pass lost a face field it names matches as if nobody had it.
+    return {
+      condition: readAudience(segment.audience, fieldKeysOf(pass, segment.audience), at),
+      audience: segment.audience,
+      segmentId: segment.id,
+    };
+  }
+
+  /** A segment of the pass, or 404. */
+  async segment(workspaceId: string, passId: string, segmentId: string): Promise<Segment> {
+    const segment = await this.segments.findOneBy({ id: segmentId, workspaceId, passId });
+    if (segment === null) throw new NotFoundError('Segment', segmentId);
+    return segment;
+  }
+
+  /** The condition on `holder h` (the caller adds the workspace and the pass). */
+  where(pass: Pass, condition: Condition): SqlCondition {
+    return audienceSql(condition, audiencePass(pass), this.dialect);
+  }
+
+  /** {@link where} with named parameters, for TypeORM's query builder. */
+  whereNamed(
+    pass: Pass,
+    condition: Condition,
+  ): { sql: string; parameters: Record<string, unknown> } {
+    return audienceSqlNamed(condition, audiencePass(pass), this.dialect);
+  }
+
+  /** {@link size} of `audience` or `segmentId` on a pass of the workspace. */
+  async measure(
+    workspaceId: string,
+    passId: string,
+    target: AudienceTarget,
+  ): Promise<AudienceSizeResponse> {
+    const pass = await this.passes.getEntity(workspaceId, passId);
+    const { condition } = await this.resolve(workspaceId, pass, target);
+    return this.size(workspaceId, pass, condition);
+  }
+
+  /**
+   * What a notification to the audience would reach now: the holders it matches, and the WalletA
+   * devices and WalletB objects of those that are Active (a Voided holder is reached by nothing).
+   */
+  async size(workspaceId: string, pass: Pass, condition: Condition): Promise<AudienceSizeResponse> {
+    const { sql, params } = this.where(pass, condition);
+    const [row] = await this.dataSource.query<
+      {
+        holders: number | string;
+        devices: number | string | null;
+        objects: number | string | null;
+      }[]
+    >(
+      'SELECT COUNT(*) AS holders, ' +
+        "SUM(CASE WHEN h.status = 'Active' THEN h.apple_installed_count ELSE 0 END) AS devices, " +
+        "SUM(CASE WHEN h.status = 'Active' THEN h.google_installed_count ELSE 0 END) AS objects " +
+        `FROM holder h WHERE h.workspace_id = ? AND h.pass_id = ? AND ${sql}`,
+      [workspaceId, pass.id, ...params],
+    );
+    return {
+      holders: Number(row.holders),
+      walletADevices: Number(row.devices ?? 0),
+      walletBObjects: Number(row.objects ?? 0),
+    };
+  }
+
+  /**
+   * Writes the holders the audience matches now into `audience_member` under `snapshotId` (a
+   * notification's or a bulk change's id), in the caller's transaction, in one INSERT … SELECT
+   * whatever their number; returns how many.
+   */
+  async snapshot(
+    manager: EntityManager,
+    snapshotId: string,
+    pass: Pass,
+    condition: Condition,
+  ): Promise<number> {
+    const { sql, params } = this.where(pass, condition);
+    await manager.query(
+      `INSERT INTO audience_member (snapshot_id, holder_id) ${SNAPSHOT_SELECT} AND ${sql}`,
+      [snapshotId, pass.workspaceId, pass.id, ...params],
+    );
+    return this.snapshotSize(manager, snapshotId);
+  }
+
+  /** Like {@link snapshot}, for holders chosen by id (those of the pass among them). */
+  async snapshotIds(
+    manager: EntityManager,
+    snapshotId: string,
+    pass: Pass,
+    holderIds: readonly string[],
+  ): Promise<number> {
+    for (let at = 0; at < holderIds.length; at += 500) {
+      const chunk = holderIds.slice(at, at + 500);
+      await manager.query(
+        `INSERT INTO audience_member (snapshot_id, holder_id) ${SNAPSHOT_SELECT} AND h.id IN (${chunk.map(() => '?').join(', ')})`,
+        [snapshotId, pass.workspaceId, pass.id, ...chunk],
+      );
+    }
+    return this.snapshotSize(manager, snapshotId);
+  }
+
+  /** The snapshot's holder ids after `after` (null: from the first), in id order. */
+  async snapshotPage(
+    manager: EntityManager,
+    snapshotId: string,
+    after: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await manager.query<{ holder_id: string }[]>(
+      'SELECT holder_id FROM audience_member WHERE snapshot_id = ? AND holder_id > ? ' +
+        `ORDER BY holder_id LIMIT ${Math.trunc(limit)}`,
+      [snapshotId, after ?? ''],
+    );
+    return rows.map((row) => row.holder_id);
+  }
+
+  private async snapshotSize(manager: EntityManager, snapshotId: string): Promise<number> {
+    const [row] = await manager.query<{ total: number | string }[]>(
+      'SELECT COUNT(*) AS total FROM audience_member WHERE snapshot_id = ?',
+      [snapshotId],
+    );
+    return Number(row.total);
+  }
+}
+
+/** The face field keys an audience may name: the pass's, and those `saved` names already. */
+function fieldKeysOf(pass: Pick<Pass, 'passMetadata'>, saved?: AudienceJson): string[] {
+  const keys = faceFieldsOf(pass.passMetadata).map(({ key }) => key);
+  if (saved === undefined) return keys;
+  const named = JSON.stringify(saved).matchAll(/"field":"([^"\\]*)"/g);
+  return [...new Set([...keys, ...[...named].map((match) => match[1])])];
+}
+
+function audiencePass(pass: Pass): AudiencePass {
+  return {
+    id: pass.id,
+    fieldDefaults: new Map(faceFieldsOf(pass.passMetadata).map(({ key, value }) => [key, value])),
+  };
+}
