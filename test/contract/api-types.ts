@@ -412,7 +412,7 @@ export interface paths {
     put?: never;
     /**
      * Import holders (upsert by externalId)
-     * @description A JSON array of HolderInput (at most 10000), or multipart/form-data with a `file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one column per field key of the pass (only externalId is required; an empty cell is not set). A new externalId creates a holder; an Active one is replaced by the row (values left out go back to the pass's). All or nothing: any bad row is a 400 keyed `"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is written.
+     * @description A JSON array of HolderInput (at most 10000), or multipart/form-data with a `file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one column per field key of the pass, `tags` (separated by `|`) and `attr.<key>` columns (only externalId is required; an empty field cell is not set, an empty `attr.<key>` cell removes the attribute). A new externalId creates a holder; an Active one gets the row's values (values left out go back to the pass's; tags and attributes change as in a PATCH). All or nothing: any bad row is a 400 keyed `"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is written.
      */
     post: operations['HoldersController_import'];
     delete?: never;
@@ -441,7 +441,7 @@ export interface paths {
     head?: never;
     /**
      * Update a holder
-     * @description Any subset of HolderInput. `fieldValues` merges by key (a key set to null goes back to the pass's value); a null barcode goes back to the pass's. A new `externalId` must be free for the pass. Returns the holder.
+     * @description Any subset of HolderInput. `fieldValues` merges by key (a key set to null goes back to the pass's value); a null barcode goes back to the pass's; `tags` replaces the list; `attributes` merges by key (null removes one). A new `externalId` must be free for the pass. Returns the holder.
      */
     patch: operations['HoldersController_update'];
     trace?: never;

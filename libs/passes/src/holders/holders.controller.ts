@@ -131,6 +131,8 @@ const HOLDER_EXAMPLE = {
   fieldValues: { points: '1200', name: 'Maya Rivera' },
   barcodeValue: 'https://brand.example/member/10442',
   barcodeText: 'Member 10442',
+  tags: ['gold', 'newsletter'],
+  attributes: { city: 'Zurich', spend: 1840.5 },
 };
 
 /**
@@ -233,9 +235,11 @@ export class HoldersController {
     description:
       `A JSON array of HolderInput (at most ${MAX_IMPORT_ROWS}), or multipart/form-data with a ` +
       '`file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one ' +
-      'column per field key of the pass (only externalId is required; an empty cell is not ' +
-      'set). A new externalId creates a holder; an Active one is replaced by the row (values ' +
-      "left out go back to the pass's). All or nothing: any bad row is a 400 keyed " +
+      'column per field key of the pass, `tags` (separated by `|`) and `attr.<key>` columns ' +
+      '(only externalId is required; an empty field cell is not set, an empty `attr.<key>` ' +
+      'cell removes the attribute). A new externalId creates a holder; an Active one gets the ' +
+      "row's values (values left out go back to the pass's; tags and attributes change as in " +
+      'a PATCH). All or nothing: any bad row is a 400 keyed ' +
       '`"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is ' +
       'written.',
   })
@@ -260,9 +264,9 @@ export class HoldersController {
       csv: {
         summary: 'The CSV file (sent as the multipart `file` part)',
         value:
-          'externalId,barcodeValue,barcodeText,points\n' +
-          'member-10442,https://brand.example/member/10442,Member 10442,1200\n' +
-          'member-10443,,,80\n',
+          'externalId,barcodeValue,barcodeText,points,tags,attr.city\n' +
+          'member-10442,https://brand.example/member/10442,Member 10442,1200,gold|vip,Zurich\n' +
+          'member-10443,,,80,,\n',
       },
     },
   })
@@ -337,8 +341,9 @@ export class HoldersController {
     summary: 'Update a holder',
     description:
       'Any subset of HolderInput. `fieldValues` merges by key (a key set to null goes back to ' +
-      "the pass's value); a null barcode goes back to the pass's. A new `externalId` must be " +
-      'free for the pass. Returns the holder.',
+      "the pass's value); a null barcode goes back to the pass's; `tags` replaces the list; " +
+      '`attributes` merges by key (null removes one). A new `externalId` must be free for the ' +
+      'pass. Returns the holder.',
   })
   @ApiBody({
     type: HolderInputDto,
