@@ -18,24 +18,27 @@ import { DataSource, EntityManager, In, IsNull, Not, Repository } from 'typeorm'
 import { Pass } from '../entities/pass.entity';
 import { HolderChanges, type HolderChangeSet } from '../holder-changes';
 import { holderChangeTime } from '../pass-content';
-import { faceFieldsOf } from '../pass-kinds';
 import { PassesService } from '../passes.service';
-import {
-  MAX_FIELD_VALUE_LENGTH,
-  requireExternalId,
-  type HolderInputDto,
-} from './dto/holder-input.dto';
+import { requireExternalId, type HolderInputDto } from './dto/holder-input.dto';
 import { GoogleSaveLinks } from '../google-save-links';
 import { AudiencesService } from '../audiences/audiences.service';
 import { toHolderResponse, type HolderView } from './dto/holder.response';
 import type { ListHoldersQuery } from './dto/list-holders.query';
-import { Holder, type HolderFieldValues } from './holder.entity';
+import { Holder } from './holder.entity';
+import {
+  editHolder,
+  fieldValueProblems,
+  holderFieldKeys,
+  mergeFieldValues,
+  sameVisible,
+  targetingOf,
+  type HolderTargeting,
+  type HolderVisible,
+} from './holder-edit';
 import type { ImportRow } from './holder-import';
 import {
   attributeCountProblem,
   attributeProblems,
-  mergeAttributes,
-  normalTags,
   sameTargeting,
   tagProblems,
   writeTargetingRows,
@@ -44,34 +47,10 @@ import {
 /** Rows per multi-row INSERT and per `IN (...)` lookup of an import: well under every limit. */
 const IMPORT_CHUNK = 500;
 
-/** What a holder shows on its pass; a change of any of them moves `version` on. */
-type HolderVisible = Pick<
-  Holder,
-  'fieldValues' | 'barcodeValue' | 'barcodeText' | 'relevantDate' | 'expirationDate'
->;
-
-/** What audiences read of a holder besides its field values; never on the pass. */
-type HolderTargeting = Pick<Holder, 'tags' | 'attributes'>;
-
 /** 128 random bits, hex: safe in a WalletA serial number and a WalletB object id alike. */
 const newSerialNumber = (): string => randomBytes(16).toString('hex');
 /** 192 random bits, base64url: the unguessable part of the holder page's URL. */
 const newHolderToken = (): string => randomBytes(24).toString('base64url');
-
-/** Keys of the pass fields a holder may set: its face fields (topField, header, primary, ...). */
-export function holderFieldKeys(pass: Pick<Pass, 'passMetadata'>): string[] {
-  return faceFieldsOf(pass.passMetadata).map(({ key }) => key);
-}
-
-const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>
-  a.barcodeValue === b.barcodeValue &&
-  a.barcodeText === b.barcodeText &&
-  a.relevantDate === b.relevantDate &&
-  a.expirationDate === b.expirationDate &&
-  JSON.stringify(sortedEntries(a.fieldValues)) === JSON.stringify(sortedEntries(b.fieldValues));
-
-const sortedEntries = (values: HolderFieldValues): [string, string][] =>
-  Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /**
  * Holders of a pass (DESIGN.md §6): the API of personal copies, whose packages, pushes and
@@ -395,37 +374,10 @@ export class HoldersService {
     if (holder.status === 'Voided') {
       throw new ConflictError('A Voided holder cannot change', { status: 'Voided' });
     }
-    const next: HolderVisible = {
-      fieldValues: mergeFieldValues(holder.fieldValues, input.fieldValues),
-      barcodeValue: input.barcodeValue === undefined ? holder.barcodeValue : input.barcodeValue,
-      barcodeText: input.barcodeText === undefined ? holder.barcodeText : input.barcodeText,
-      relevantDate: input.relevantDate === undefined ? holder.relevantDate : input.relevantDate,
-      expirationDate:
-        input.expirationDate === undefined ? holder.expirationDate : input.expirationDate,
-    };
-    const targeting = targetingOf(holder, input);
-    const tooMany = attributeCountProblem(targeting.attributes);
-    if (Object.keys(tooMany).length > 0) throw new InvalidInputError(tooMany);
-    const now = new Date();
-    const visibleChange = !sameVisible(holder, next);
-    const targetingChange = !sameTargeting(holder, targeting);
-    const externalId = input.externalId ?? holder.externalId;
-    // Nothing new (a retried request, a client sending the holder back as it is): nothing is
-    // written, so no event, no version, no push, and updatedTime keeps saying when it changed.
-    if (!visibleChange && !targetingChange && externalId === holder.externalId) return holder;
-    const written: Partial<Holder> = {
-      ...next,
-      ...targeting,
-      externalId,
-      updatedBy: actorId,
-      // A visible change lands in a later second than the last (the package's Last-Modified);
-      // an invisible one (externalId) never goes back before a time a visible change set
-      // ahead of the clock.
-      updatedTime: visibleChange
-        ? holderChangeTime(holder.updatedTime, now)
-        : new Date(Math.max(holder.updatedTime.getTime(), now.getTime())),
-      ...(visibleChange ? { version: holder.version + 1 } : {}),
-    };
+    const edited = editHolder(holder, input, actorId, new Date());
+    if (edited.kind === 'refused') throw new InvalidInputError(edited.problems);
+    if (edited.kind === 'unchanged') return holder;
+    const { written, visibleChange, targetingChange } = edited;
     await manager.update(Holder, where, written);
     const updated = Object.assign(holder, written);
     if (visibleChange || targetingChange) await writeTargetingRows(manager, [updated]);
@@ -541,18 +493,6 @@ function visibleOf(input: HolderInputDto): HolderVisible {
 const EMPTY_TARGETING: HolderTargeting = { tags: [], attributes: {} };
 
 /**
- * A holder's tags and attributes after an input: `tags` replaces the list, `attributes` merges
- * by key (null removes one); absent, they stay as they are. An import row changes them the same
- * way (docs/decisions.md, "Audiences"): an import of points does not wipe a CRM's tags.
- */
-function targetingOf(current: HolderTargeting, input: HolderInputDto): HolderTargeting {
-  return {
-    tags: input.tags === undefined ? current.tags : normalTags(input.tags),
-    attributes: mergeAttributes(current.attributes, input.attributes),
-  };
-}
-
-/**
  * Problems of an input's `tags` and `attributes` (keyed `tags.<i>`, `attributes.<key>`); with
  * `created`, the holder they start from, whose merged attributes must not exceed 50 keys.
  */
@@ -574,50 +514,6 @@ function targetingProblems(
 function tooManyAttributes(row: ImportRow): never {
   const [key, message] = row.problem('attributes', 'must have at most 50 keys');
   throw new InvalidInputError({ [key]: message });
-}
-
-function mergeFieldValues(
-  current: HolderFieldValues,
-  input: Record<string, unknown> | null | undefined,
-): HolderFieldValues {
-  if (input === undefined) return current;
-  if (input === null) return {};
-  const merged: HolderFieldValues = { ...current };
-  for (const [key, value] of Object.entries(input)) {
-    if (typeof value === 'string') merged[key] = value;
-    else delete merged[key];
-  }
-  return merged;
-}
-
-/**
- * Problems of `fieldValues`, keyed `fieldValues.<key>`: a key of no topField/secondaryField,
- * a value that is not a string (null too unless `nullClears`), or longer than 2,000.
- */
-function fieldValueProblems(
-  pass: Pick<Pass, 'passMetadata'>,
-  fieldValues: Record<string, unknown> | null | undefined,
-  nullClears: boolean,
-  keys = holderFieldKeys(pass),
-): Record<string, string> | undefined {
-  if (fieldValues === undefined || fieldValues === null) return undefined;
-  const problems: Record<string, string> = {};
-  for (const [key, value] of Object.entries(fieldValues)) {
-    const at = `fieldValues.${key}`;
-    if (!keys.includes(key)) {
-      problems[at] =
-        keys.length === 0
-          ? 'is not a field of the pass: it has no face fields'
-          : `is not a field of the pass; its face fields' keys are ${keys.join(', ')}`;
-    } else if (value === null && nullClears) {
-      continue;
-    } else if (typeof value !== 'string') {
-      problems[at] = 'must be a string';
-    } else if (value.length > MAX_FIELD_VALUE_LENGTH) {
-      problems[at] = `must be shorter than or equal to ${MAX_FIELD_VALUE_LENGTH} characters`;
-    }
-  }
-  return Object.keys(problems).length > 0 ? problems : undefined;
 }
 
 /** Field keys and unique externalIds of every import row; all problems in one 400. */
