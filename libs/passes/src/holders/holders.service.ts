@@ -10,6 +10,7 @@ import {
   stampCreated,
   type AppConfig,
   type Page,
+  type RecordedEvent,
 } from '@app/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -28,6 +29,7 @@ import { Holder } from './holder.entity';
 import {
   editHolder,
   fieldValueProblems,
+  type HolderEdit,
   holderFieldKeys,
   mergeFieldValues,
   sameVisible,
@@ -46,6 +48,8 @@ import {
 
 /** Rows per multi-row INSERT and per `IN (...)` lookup of an import: well under every limit. */
 const IMPORT_CHUNK = 500;
+
+type HolderEventType = 'holder.created' | 'holder.updated' | 'holder.voided';
 
 /** 128 random bits, hex: safe in a WalletA serial number and a WalletB object id alike. */
 const newSerialNumber = (): string => randomBytes(16).toString('hex');
@@ -308,6 +312,63 @@ export class HoldersService {
   }
 
   /**
+   * Changes some holders of the pass, each exactly as a PATCH would (`editHolder`), in the
+   * caller's transaction (a bulk change's batch): the rows are locked (in id order, so two
+   * batches over the same holders take turns rather than deadlock), each holder's edit is made
+   * by `editOf` from the holder as locked, the audiences' rows of the changed ones are rewritten,
+   * a `holder.updated` is recorded for each, and the visible changes are announced once (as the
+   * import does: every such holder's `updatedTime` is at or after the batch's start).
+   *
+   * `skipped`: holders left alone: Voided ones (a void is final), ids that are no holder of the
+   * pass, those `editOf` refuses (null), and those the edit would give more than 50 tags or
+   * attributes (a PATCH would be a 400). `updated`: holders whose row changed. A holder the edit
+   * leaves as it was is neither: nothing is written or told for it, as for such a PATCH.
+   */
+  async editBatch(
+    changes: HolderChangeSet,
+    actorId: string | null,
+    pass: Pass,
+    holderIds: readonly string[],
+    editOf: (holder: Holder) => HolderEdit | null,
+  ): Promise<{ updated: number; skipped: number }> {
+    const manager = changes.manager;
+    const where = { workspaceId: pass.workspaceId, passId: pass.id, id: In([...holderIds]) };
+    await manager
+      .createQueryBuilder()
+      .update(Holder)
+      .set({ version: () => 'version' })
+      .where(where)
+      .execute();
+    const holders = await manager.find(Holder, { where, order: { id: 'ASC' } });
+    const now = new Date();
+    const changed: Holder[] = [];
+    const retargeted: Holder[] = [];
+    let skipped = holderIds.length - holders.length;
+    let visible = false;
+    for (const holder of holders) {
+      const edit = holder.status === 'Voided' ? null : editOf(holder);
+      const edited = edit === null ? null : editHolder(holder, edit, actorId, now);
+      if (edited === null || edited.kind === 'refused') {
+        skipped += 1;
+        continue;
+      }
+      if (edited.kind === 'unchanged') continue;
+      await manager.update(Holder, { id: holder.id, passId: pass.id }, edited.written);
+      const updated = Object.assign(holder, edited.written);
+      changed.push(updated);
+      if (edited.visibleChange || edited.targetingChange) retargeted.push(updated);
+      visible ||= edited.visibleChange;
+    }
+    await writeTargetingRows(manager, retargeted);
+    await this.events.recordAll(
+      manager,
+      changed.map((holder) => this.eventOf('holder.updated', pass, holder)),
+    );
+    if (visible) changes.holdersChangedSince(pass.id, now);
+    return { updated: changed.length, skipped };
+  }
+
+  /**
    * A pass that takes new holders: of this workspace (else 404), Published and not deleted
    * (else 409, DESIGN.md §6). Only here does a deleted pass differ from an unknown one: the
    * caller's own workspace deleted it, so telling so leaks nothing to anyone else.
@@ -409,17 +470,16 @@ export class HoldersService {
    */
   private async recordEvent(
     manager: EntityManager,
-    type: 'holder.created' | 'holder.updated' | 'holder.voided',
+    type: HolderEventType,
     pass: Pass,
     holder: Holder,
   ): Promise<void> {
+    await this.events.record(manager, this.eventOf(type, pass, holder));
+  }
+
+  private eventOf(type: HolderEventType, pass: Pass, holder: Holder): RecordedEvent {
     const data = toHolderResponse(this.view(pass, holder));
-    await this.events.record(manager, {
-      type,
-      workspaceId: holder.workspaceId,
-      time: new Date(),
-      data: { ...data },
-    });
+    return { type, workspaceId: holder.workspaceId, time: new Date(), data: { ...data } };
   }
 
   /** The import's holders that exist already, by externalId, looked up in chunks. */
