@@ -315,9 +315,10 @@ export class HoldersService {
    * Changes some holders of the pass, each exactly as a PATCH would (`editHolder`), in the
    * caller's transaction (a bulk change's batch): the rows are locked (in id order, so two
    * batches over the same holders take turns rather than deadlock), each holder's edit is made
-   * by `editOf` from the holder as locked, the audiences' rows of the changed ones are rewritten,
-   * a `holder.updated` is recorded for each, and the visible changes are announced once (as the
-   * import does: every such holder's `updatedTime` is at or after the batch's start).
+   * by `editOf` from the holder as locked, the audiences' rows of the changed ones are rewritten
+   * and a `holder.updated` is recorded for each. The caller announces the visible changes to the
+   * wallets (`holdersChangedSince`): every such holder's `updatedTime` is at or after the time
+   * this batch started, as after an import.
    *
    * `skipped`: holders left alone: Voided ones (a void is final), ids that are no holder of the
    * pass, those `editOf` refuses (null), and those the edit would give more than 50 tags or
@@ -344,7 +345,6 @@ export class HoldersService {
     const changed: Holder[] = [];
     const retargeted: Holder[] = [];
     let skipped = holderIds.length - holders.length;
-    let visible = false;
     for (const holder of holders) {
       const edit = holder.status === 'Voided' ? null : editOf(holder);
       const edited = edit === null ? null : editHolder(holder, edit, actorId, now);
@@ -357,14 +357,12 @@ export class HoldersService {
       const updated = Object.assign(holder, edited.written);
       changed.push(updated);
       if (edited.visibleChange || edited.targetingChange) retargeted.push(updated);
-      visible ||= edited.visibleChange;
     }
     await writeTargetingRows(manager, retargeted);
     await this.events.recordAll(
       manager,
       changed.map((holder) => this.eventOf('holder.updated', pass, holder)),
     );
-    if (visible) changes.holdersChangedSince(pass.id, now);
     return { updated: changed.length, skipped };
   }
 

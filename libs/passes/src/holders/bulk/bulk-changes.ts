@@ -161,6 +161,18 @@ function changesAnything(changes: BulkChanges): boolean {
   );
 }
 
+/**
+ * Whether the change can change what holders see on their passes (a face field value or the
+ * barcode text), so that the wallets must hear of it; tags and attributes are never shown.
+ */
+export function showsOnPass(changes: BulkChanges): boolean {
+  return (
+    Object.keys(changes.set.fieldValues ?? {}).length > 0 ||
+    changes.set.barcodeText !== undefined ||
+    Object.keys(changes.incrementFields).length > 0
+  );
+}
+
 /** The pass's own value of each face field, by key: what a holder without its own shows. */
 export function fieldDefaultsOf(pass: Pick<Pass, 'passMetadata'>): ReadonlyMap<string, string> {
   return new Map(faceFieldsOf(pass.passMetadata).map(({ key, value }) => [key, value]));
