@@ -7,6 +7,7 @@ import {
   NotFoundError,
   paginate,
   ServiceEvents,
+  sqlDialect,
   stampCreated,
   type AppConfig,
   type Page,
@@ -48,6 +49,8 @@ import {
 
 /** Rows per multi-row INSERT and per `IN (...)` lookup of an import: well under every limit. */
 const IMPORT_CHUNK = 500;
+/** Holders per multi-row UPDATE of a bulk change's batch: about 5,000 bound values. */
+const UPDATE_CHUNK = 200;
 
 type HolderEventType = 'holder.created' | 'holder.updated' | 'holder.voided';
 
@@ -314,7 +317,8 @@ export class HoldersService {
   /**
    * Changes some holders of the pass, each exactly as a PATCH would (`editHolder`), in the
    * caller's transaction (a bulk change's batch): the rows are locked (in id order, so two
-   * batches over the same holders take turns rather than deadlock), each holder's edit is made
+   * batches over the same holders take turns rather than deadlock; SQLite's transactions run
+   * one at a time anyway), each holder's edit is made
    * by `editOf` from the holder as locked, the audiences' rows of the changed ones are rewritten
    * and a `holder.updated` is recorded for each. The caller announces the visible changes to the
    * wallets (`holdersChangedSince`): every such holder's `updatedTime` is at or after the time
@@ -333,17 +337,20 @@ export class HoldersService {
     editOf: (holder: Holder) => HolderEdit | null,
   ): Promise<{ updated: number; skipped: number }> {
     const manager = changes.manager;
-    const where = { workspaceId: pass.workspaceId, passId: pass.id, id: In([...holderIds]) };
-    await manager
-      .createQueryBuilder()
-      .update(Holder)
-      .set({ version: () => 'version' })
-      .where(where)
-      .execute();
-    const holders = await manager.find(Holder, { where, order: { id: 'ASC' } });
+    // Read and locked in one statement, in plain SQL (the entity reader of the hot paths):
+    // TypeORM's find and its no-op UPDATE lock were a third of a batch's time.
+    const lock = sqlDialect(this.dataSource).rowLocks ? ' FOR UPDATE' : '';
+    const rows = await manager.query<Record<string, unknown>[]>(
+      `SELECT ${this.holderRows.select} FROM holder h ` +
+        `WHERE h.workspace_id = ? AND h.pass_id = ? AND h.id IN (${holderIds.map(() => '?').join(', ')}) ` +
+        `ORDER BY h.id${lock}`,
+      [pass.workspaceId, pass.id, ...holderIds],
+    );
+    const holders = rows.map((row) => this.holderRows.read(row));
     const now = new Date();
     const changed: Holder[] = [];
     const retargeted: Holder[] = [];
+    const columns = new Set<string>(['version']);
     let skipped = holderIds.length - holders.length;
     for (const holder of holders) {
       const edit = holder.status === 'Voided' ? null : editOf(holder);
@@ -353,10 +360,20 @@ export class HoldersService {
         continue;
       }
       if (edited.kind === 'unchanged') continue;
-      await manager.update(Holder, { id: holder.id, passId: pass.id }, edited.written);
+      for (const [column, value] of Object.entries(edited.written)) {
+        if (!sameValue(holder[column as keyof Holder], value)) columns.add(column);
+      }
       const updated = Object.assign(holder, edited.written);
       changed.push(updated);
       if (edited.visibleChange || edited.targetingChange) retargeted.push(updated);
+    }
+    // Each holder's own values, a few hundred rows a statement, only the columns the batch
+    // changes: one UPDATE per holder was most of a batch's time on MariaDB.
+    for (let at = 0; at < changed.length; at += UPDATE_CHUNK) {
+      await this.holderRows.update(manager, changed.slice(at, at + UPDATE_CHUNK), [...columns], {
+        workspaceId: pass.workspaceId,
+        passId: pass.id,
+      });
     }
     await writeTargetingRows(manager, retargeted);
     await this.events.recordAll(
@@ -527,6 +544,12 @@ export class HoldersService {
       googleCanSave: this.googleSaveLinks.holderCanSave(pass, holder),
     };
   }
+}
+
+/** Whether a column keeps its value (JSON columns compared as JSON, dates by time). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Refuses an import row naming a Voided holder: a void is final (the whole import fails). */
