@@ -110,6 +110,26 @@ export class HolderBulkChangesController {
   @ApiNotFoundResponse({
     description: 'Unknown or deleted pass, a pass of another workspace, or an unknown segment',
     type: ErrorBody,
+    examples: {
+      pass: {
+        summary: 'Unknown pass',
+        value: {
+          ...TX,
+          errorCode: 'NOT_FOUND',
+          errorMessage: 'Pass not found',
+          context: { id: 'x' },
+        },
+      },
+      segment: {
+        summary: 'Unknown segment',
+        value: {
+          ...TX,
+          errorCode: 'NOT_FOUND',
+          errorMessage: 'Segment not found',
+          context: { id: '019a2b3c-4444-7f60-8a1b-2c3d4e5f6a7b' },
+        },
+      },
+    },
   })
   @ApiConflictResponse({
     description: 'A Draft pass (it has no holders)',
@@ -121,7 +141,16 @@ export class HolderBulkChangesController {
       context: { status: 'Draft' },
     },
   })
-  @ApiPayloadTooLargeResponse({ description: 'A JSON body over 1 MiB', type: ErrorBody })
+  @ApiPayloadTooLargeResponse({
+    description: 'A JSON body over 1 MiB',
+    type: ErrorBody,
+    example: {
+      ...TX,
+      errorCode: 'PAYLOAD_TOO_LARGE',
+      errorMessage: `Request body is larger than ${BULK_BODY_LIMITS.maxBytes} bytes`,
+      context: { limitBytes: BULK_BODY_LIMITS.maxBytes },
+    },
+  })
   async create(
     @CurrentWorkspace() workspaceId: string,
     @CurrentPrincipal() principal: Principal,
@@ -142,6 +171,12 @@ export class HolderBulkChangesController {
   @ApiNotFoundResponse({
     description: 'Unknown bulk change, or one of another pass or workspace',
     type: ErrorBody,
+    example: {
+      ...TX,
+      errorCode: 'NOT_FOUND',
+      errorMessage: 'Bulk change not found',
+      context: { id: '019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b' },
+    },
   })
   async get(
     @CurrentWorkspace() workspaceId: string,

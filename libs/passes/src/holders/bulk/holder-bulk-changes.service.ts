@@ -93,7 +93,7 @@ export class HolderBulkChangesService {
 
   async get(workspaceId: string, passId: string, bulkId: string): Promise<HolderBulkChange> {
     const change = await this.changes.findOneBy({ id: bulkId, workspaceId, passId });
-    if (change === null) throw new NotFoundError('BulkChange', bulkId);
+    if (change === null) throw new NotFoundError('Bulk change', bulkId);
     return change;
   }
 

@@ -57,7 +57,6 @@ export class BulkSetDto {
     type: 'object',
     additionalProperties: {
       oneOf: [{ type: 'string', maxLength: 255 }, { type: 'number' }, { type: 'boolean' }],
-      nullable: true,
     },
     example: { tier: 'gold', newsletter: true },
     description:
