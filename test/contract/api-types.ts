@@ -377,6 +377,46 @@ export interface paths {
     patch: operations['PassesController_update'];
     trace?: never;
   };
+  '/v1/wallet-pass/{id}/holders/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change many holders at once
+     * @description Whom: exactly one of `audience`, `segmentId` (its audience as it is when the change starts) or `holderIds` (at most 1000). What: any of `set` (`fieldValues`, `attributes`, `barcodeText`, merged as a PATCH merges), `addTags`, `removeTags`, `increment`. Answered at once with the BulkChange (`Pending`); the worker changes each holder exactly as a PATCH would (pushed to its devices, WalletB object patched, `changeMessage` shown, `holder.updated` sent), in batches, and a killed worker changes no holder twice. Voided holders, and holders whose value to increment is not a number, are left alone and counted in `skipped`. Follow it with GET.
+     */
+    post: operations['HolderBulkChangesController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallet-pass/{id}/holders/bulk/{bulkId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One bulk change
+     * @description Its status and counts so far; `finishedTime` once Done or Failed.
+     */
+    get: operations['HolderBulkChangesController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/wallet-pass/{id}/holders': {
     parameters: {
       query?: never;
@@ -1459,6 +1499,129 @@ export interface components {
        */
       status?: 'Draft' | 'Published';
       uploadInfoList?: components['schemas']['UploadInfoDto'][];
+    };
+    BulkSetDto: {
+      /**
+       * @description Values of the pass's face fields by key, merged into each holder's (a key of no face field is a 400 naming `set.fieldValues.<key>`); a key set to null goes back to the pass's value.
+       * @example {
+       *       "tier": "Gold"
+       *     }
+       */
+      fieldValues?: {
+        [key: string]: string | null;
+      };
+      /**
+       * @description Attributes merged into each holder's by key (the attribute rules of HolderInput); a key set to null is removed.
+       * @example {
+       *       "tier": "gold",
+       *       "newsletter": true
+       *     }
+       */
+      attributes?: {
+        [key: string]: string | number | boolean;
+      };
+      /**
+       * @description Text under each holder's barcode; null: the pass's `qrText`.
+       * @example Gold member
+       */
+      barcodeText?: string | null;
+    };
+    CreateBulkChangeDto: {
+      /**
+       * @description A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description A segment of the pass: its audience as it is when the change starts.
+       * @example 019a2b3c-4444-7f60-8a1b-2c3d4e5f6a7b
+       */
+      segmentId?: string;
+      /**
+       * @description Holders of the pass by id (at most 1000).
+       * @example [
+       *       "019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b"
+       *     ]
+       */
+      holderIds?: string[];
+      set?: components['schemas']['BulkSetDto'];
+      /**
+       * @description Tags added to each holder's (1–64 characters of `[A-Za-z0-9._:-]`).
+       * @example [
+       *       "gold"
+       *     ]
+       */
+      addTags?: string[];
+      /**
+       * @description Tags removed from each holder's; not also in `addTags`.
+       * @example [
+       *       "silver"
+       *     ]
+       */
+      removeTags?: string[];
+      /**
+       * @description Numbers added, by key: a face field of the pass if the key is one (its text, the holder's own or else the pass's, must be a decimal number; the sum is written as text with the decimals of the more precise of the two), else an attribute (a number, or a text that is a decimal number; the sum is a number). A holder whose value is no number is left as it is and counted in `skipped`. A key may not also be in `set`.
+       * @example {
+       *       "points": 50
+       *     }
+       */
+      increment?: {
+        [key: string]: number;
+      };
+    };
+    BulkChangeResponse: {
+      /** @example 019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b */
+      id: string;
+      /** @example 019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b */
+      passId: string;
+      /** @example 019a2b3c-0000-7f60-8a1b-2c3d4e5f6a7b */
+      workspaceId: string;
+      /**
+       * @description Pending (queued), Running (holders being changed), Done or Failed.
+       * @example Done
+       * @enum {string}
+       */
+      status: 'Pending' | 'Running' | 'Done' | 'Failed';
+      /**
+       * @description Holders the target matched when the change started; null until then.
+       * @example 1840
+       */
+      matched: number | null;
+      /**
+       * @description Holders changed (each as a PATCH: pushed, WalletB object patched, `holder.updated` sent). A holder the change leaves as it was (it had the tag already) counts in neither.
+       * @example 1822
+       */
+      updated: number;
+      /**
+       * @description Holders left alone: Voided, a value to increment that is no number, or more than 50 tags or attributes after the change.
+       * @example 18
+       */
+      skipped: number;
+      /** @example null */
+      failureReason: string | null;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      finishedTime: string | null;
     };
     HolderInputDto: {
       /**
@@ -4359,6 +4522,203 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HolderBulkChangesController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateBulkChangeDto'];
+      };
+    };
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkChangeResponse'];
+        };
+      };
+      /** @description A malformed target or change, each problem keyed by its path; nothing written */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "set.fieldValues.tier": "is not a field of the pass; its face fields' keys are points",
+           *         "increment.points": "must be a finite number",
+           *         "audience.all.2.gte": "must be a number or a text (ISO dates order as text)"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown or deleted pass, a pass of another workspace, or an unknown segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A Draft pass (it has no holders) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "CONFLICT",
+           *       "errorMessage": "A Draft pass has no holders; publish it first",
+           *       "context": {
+           *         "status": "Draft"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A JSON body over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "PAYLOAD_TOO_LARGE",
+           *       "errorMessage": "Request body is larger than 1048576 bytes",
+           *       "context": {
+           *         "limitBytes": 1048576
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HolderBulkChangesController_get: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        bulkId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkChangeResponse'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown bulk change, or one of another pass or workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "NOT_FOUND",
+           *       "errorMessage": "Bulk change not found",
+           *       "context": {
+           *         "id": "019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };

@@ -35,7 +35,7 @@ process.once('exit', () => {
  */
 export function startWorkerProcess(
   env: Record<string, string>,
-  logLevel: 'info' | 'warn' = 'info',
+  logLevel: 'debug' | 'info' | 'warn' = 'info',
 ): WorkerProcess {
   const child = spawn(process.execPath, [WORKER_MAIN], {
     env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: logLevel },

@@ -14,6 +14,9 @@ export * from './links/link-stats.service';
 export { withUtmSource } from './links/utm';
 export * from './holder-changes';
 export * from './holders/holder.entity';
+export * from './holders/bulk/holder-bulk-change.entity';
+export * from './holders/bulk/holder-bulk-change.worker';
+export * from './holders/bulk/holder-bulk-changes.service';
 export * from './holders/holders.service';
 export { shownMessage } from './pass-content';
 export * from './pass-kinds';
@@ -30,7 +33,16 @@ export * from './stats/pass-stats.service';
 import { Segment } from './audiences/segment.entity';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
+import { HolderBulkChange } from './holders/bulk/holder-bulk-change.entity';
 import { Holder } from './holders/holder.entity';
 import { LinkClick } from './links/link-click.entity';
 import { PassDailyStats } from './stats/pass-daily-stats.entity';
-export const PASS_ENTITIES = [Pass, ShortLink, LinkClick, Holder, Segment, PassDailyStats];
+export const PASS_ENTITIES = [
+  Pass,
+  ShortLink,
+  LinkClick,
+  Holder,
+  Segment,
+  HolderBulkChange,
+  PassDailyStats,
+];

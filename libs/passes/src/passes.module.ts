@@ -1,5 +1,5 @@
 import { AuthModule } from '@app/auth';
-import { APP_CONFIG, RateLimitModule } from '@app/core';
+import { APP_CONFIG, RateLimitModule, RetentionWorker } from '@app/core';
 import { multerOptions, UploadsModule } from '@app/uploads';
 import { Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
@@ -11,6 +11,13 @@ import { SegmentsService } from './audiences/segments.service';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
 import { GoogleSaveLinks } from './google-save-links';
+import {
+  FINAL_BULK_CHANGE_STATUSES,
+  HolderBulkChange,
+} from './holders/bulk/holder-bulk-change.entity';
+import { HolderBulkChangeWorker } from './holders/bulk/holder-bulk-change.worker';
+import { HolderBulkChangesController } from './holders/bulk/holder-bulk-changes.controller';
+import { HolderBulkChangesService } from './holders/bulk/holder-bulk-changes.service';
 import { Holder } from './holders/holder.entity';
 import { HoldersController } from './holders/holders.controller';
 import { HoldersService } from './holders/holders.service';
@@ -25,7 +32,7 @@ import { ShortLinksService } from './short-links.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Pass, ShortLink, LinkClick, Holder, Segment]),
+    TypeOrmModule.forFeature([Pass, ShortLink, LinkClick, Holder, Segment, HolderBulkChange]),
     // The holders' CSV import is multipart, with the uploads' limits.
     MulterModule.registerAsync({ inject: [APP_CONFIG], useFactory: multerOptions }),
     AuthModule,
@@ -34,6 +41,7 @@ import { ShortLinksService } from './short-links.service';
   ],
   controllers: [
     PassesController,
+    HolderBulkChangesController,
     HoldersController,
     SegmentsController,
     AudienceController,
@@ -42,6 +50,8 @@ import { ShortLinksService } from './short-links.service';
   providers: [
     PassesService,
     HoldersService,
+    HolderBulkChangesService,
+    HolderBulkChangeWorker,
     AudiencesService,
     SegmentsService,
     ShortLinksService,
@@ -61,4 +71,18 @@ import { ShortLinksService } from './short-links.service';
     TypeOrmModule,
   ],
 })
-export class PassesModule {}
+export class PassesModule {
+  constructor(retention: RetentionWorker) {
+    // The holders a finished bulk change worked through: read by nothing once it is Done or
+    // Failed (its counts stay on the change). Notifications register their own snapshots.
+    const finals = FINAL_BULK_CHANGE_STATUSES.map((status) => `'${status}'`).join(', ');
+    retention.register({
+      table: 'audience_member',
+      key: ['snapshot_id', 'holder_id'],
+      expired: ({ cutoff }) => ({
+        where: `snapshot_id IN (SELECT id FROM holder_bulk_change WHERE status IN (${finals}) AND finished_time < ?)`,
+        parameters: [cutoff],
+      }),
+    });
+  }
+}

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       schedulerIntervalMs: 5000,
       leaseMs: 60_000,
       notificationShardSize: 10_000,
+      bulkChangeBatchSize: 500,
     });
     expect(config.retention).toEqual({
       days: 30,

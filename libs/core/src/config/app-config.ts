@@ -26,13 +26,15 @@ export interface AppConfig {
    * `leaseMs`: how long a claimed job (notification, pass update, WalletB sync) stays with the
    * worker that claimed it without a checkpoint; after that another worker takes it over.
    * `notificationShardSize`: how many WalletA devices one shard of a notification's fan-out
-   * holds (the unit workers share a notification in).
+   * holds (the unit workers share a notification in). `bulkChangeBatchSize`: how many holders
+   * one transaction of a bulk change changes (the unit a killed worker's successor redoes).
    */
   worker: {
     enabled: boolean;
     schedulerIntervalMs: number;
     leaseMs: number;
     notificationShardSize: number;
+    bulkChangeBatchSize: number;
   };
   retention: RetentionConfig;
   storage: StorageConfig;
@@ -65,6 +67,13 @@ export interface WebhooksConfig {
  * audience up to this size stays one shard (one row, one claim).
  */
 export const DEFAULT_NOTIFICATION_SHARD_SIZE = 10_000;
+
+/**
+ * Holders per transaction of a bulk change: each is locked, written, indexed for audiences and
+ * told to webhooks within it, so a batch stays well under a second on MariaDB while 100,000
+ * holders take 200 transactions.
+ */
+export const DEFAULT_BULK_CHANGE_BATCH_SIZE = 500;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -403,6 +412,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
         DEFAULT_NOTIFICATION_SHARD_SIZE,
         1,
         1_000_000,
+      ),
+      bulkChangeBatchSize: read.int(
+        'BULK_CHANGE_BATCH_SIZE',
+        DEFAULT_BULK_CHANGE_BATCH_SIZE,
+        1,
+        5000,
       ),
     },
     retention: {

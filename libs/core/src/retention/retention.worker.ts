@@ -11,8 +11,11 @@ import { WorkerScheduler, type WorkerHandle, type PolledWorker } from '../worker
  */
 export interface RetentionRule {
   table: string;
-  /** The primary key column, by which the rows found are deleted. */
-  key: string;
+  /**
+   * The primary key column, by which the rows found are deleted; or its columns, for a table
+   * whose key has several (`audience_member`: snapshot and holder).
+   */
+  key: string | readonly string[];
   /**
    * SQL condition on the table (named by its table name, no alias) and its parameters. `cutoff`
    * is now minus RETENTION_DAYS; both are raw date parameters of the dialect in use.
@@ -70,31 +73,62 @@ export class RetentionWorker implements PolledWorker {
     const deleted: Record<string, number> = {};
     for (const rule of this.rules) {
       const { where, parameters } = rule.expired(times);
+      const key = keyOf(rule);
       let count = 0;
       await this.handle.drain(
         async () => {
           const limit = Math.min(batchSize, maxRowsPerRun - count);
           if (limit <= 0) return null;
-          const rows = await this.dataSource.query<{ k: string }[]>(
-            `SELECT ${rule.key} AS k FROM ${rule.table} WHERE ${where} LIMIT ${limit}`,
+          const rows = await this.dataSource.query<Record<string, string>[]>(
+            `SELECT ${key.select} FROM ${rule.table} WHERE ${where} LIMIT ${limit}`,
             parameters,
           );
-          return rows.length === 0 ? null : rows.map((row) => row.k);
+          return rows.length === 0 ? null : rows;
         },
-        async (keys) => {
-          await this.dataSource.query(
-            `DELETE FROM ${rule.table} WHERE ${rule.key} IN (${keys.map(() => '?').join(', ')})`,
-            keys,
-          );
-          count += keys.length;
+        async (rows) => {
+          const { condition, values } = key.matching(rows);
+          await this.dataSource.query(`DELETE FROM ${rule.table} WHERE ${condition}`, values);
+          count += rows.length;
         },
         Math.ceil(maxRowsPerRun / batchSize),
       );
-      deleted[rule.table] = count;
+      // Added up: two modules may each register rows of one table (snapshots of notifications
+      // and of bulk changes share audience_member).
+      deleted[rule.table] = (deleted[rule.table] ?? 0) + count;
       if (count > 0) this.logger.log({ table: rule.table, deleted: count }, 'Retention');
     }
     return deleted;
   }
+}
+
+/**
+ * How a rule's rows are found and deleted by key: `k` (one column, `key IN (...)`, as always), or
+ * `k0`, `k1`, ... (several, `(a = ? AND b = ?) OR ...`: SQLite takes a row value `IN` only from
+ * a subquery, and both dialects use the primary key for each term).
+ */
+function keyOf(rule: RetentionRule): {
+  select: string;
+  matching(rows: Record<string, string>[]): { condition: string; values: string[] };
+} {
+  if (typeof rule.key === 'string') {
+    const column = rule.key;
+    return {
+      select: `${column} AS k`,
+      matching: (rows) => ({
+        condition: `${column} IN (${rows.map(() => '?').join(', ')})`,
+        values: rows.map((row) => row.k),
+      }),
+    };
+  }
+  const columns = rule.key;
+  const term = `(${columns.map((column) => `${column} = ?`).join(' AND ')})`;
+  return {
+    select: columns.map((column, index) => `${column} AS k${index}`).join(', '),
+    matching: (rows) => ({
+      condition: rows.map(() => term).join(' OR '),
+      values: rows.flatMap((row) => columns.map((_, index) => row[`k${index}`])),
+    }),
+  };
 }
 
 /** The retention worker, once for the application; modules register their tables with it. */

@@ -1,0 +1,284 @@
+import { decimalNumber } from '@app/core';
+import type { Pass } from '@app/passes/entities/pass.entity';
+import { faceFieldsOf } from '@app/passes/pass-kinds';
+import { fieldValueProblems, holderFieldKeys, notAFieldOf, type HolderEdit } from '../holder-edit';
+import type { AttributeValue, Holder, HolderAttributes } from '../holder.entity';
+import {
+  ATTRIBUTE_KEY_PATTERN,
+  attributeCountProblem,
+  attributeProblems,
+  normalTags,
+  tagProblems,
+} from '../holder-targeting';
+
+/** The most holders a bulk change names by id (as a notification's `holderIds`). */
+export const MAX_BULK_HOLDER_IDS = 1000;
+
+/** Whom a bulk change reaches: exactly one of these. */
+export const BULK_TARGETS = ['audience', 'segmentId', 'holderIds'] as const;
+
+/** The change part of a bulk change's body, as the DTO passes it (shapes checked, rules not). */
+export interface BulkChangeInput {
+  set?: {
+    fieldValues?: Readonly<Record<string, unknown>> | null;
+    attributes?: Readonly<Record<string, unknown>> | null;
+    barcodeText?: string | null;
+  } | null;
+  addTags?: readonly unknown[] | null;
+  removeTags?: readonly unknown[] | null;
+  increment?: Readonly<Record<string, unknown>> | null;
+}
+
+/**
+ * What a bulk change does to each holder, as checked and kept: the request's `set`, `addTags`
+ * and `removeTags`, and its `increment` split by what each key names (decided once, against the
+ * pass as it was when the change was made, so a later change of the pass cannot turn a field
+ * increment into an attribute increment half-way).
+ */
+export interface BulkChanges {
+  set: {
+    fieldValues?: Record<string, string | null>;
+    attributes?: Record<string, AttributeValue | null>;
+    barcodeText?: string | null;
+  };
+  addTags: string[];
+  removeTags: string[];
+  /** Face fields of the pass to add to, by key. */
+  incrementFields: Record<string, number>;
+  /** Attributes to add to, by key. */
+  incrementAttributes: Record<string, number>;
+}
+
+const ONE_TARGET = `give one of ${BULK_TARGETS.join(', ')}`;
+
+/**
+ * Exactly one target: none is a 400 on `audience` (as the audience routes say), more than one
+ * a 400 on each given.
+ */
+export function bulkTargetProblems(
+  input: Partial<Record<(typeof BULK_TARGETS)[number], unknown>>,
+): Record<string, string> {
+  const given = BULK_TARGETS.filter((key) => input[key] !== undefined && input[key] !== null);
+  if (given.length === 1) return {};
+  if (given.length === 0) return { audience: ONE_TARGET };
+  return Object.fromEntries(given.map((key) => [key, `${ONE_TARGET}, not more`]));
+}
+
+/**
+ * Reads the change part of a bulk change against the pass, refusing it with every problem keyed
+ * by its path: `set.fieldValues.<key>` (a face field of the pass, a text of at most 2,000, or
+ * null: back to the pass's value), `set.attributes.<key>` (the attribute rules, null removes),
+ * `addTags.<i>` / `removeTags.<i>` (the tag rules; one tag not both added and removed),
+ * `increment.<key>` (a finite number; a face field of the pass if it is one, else an attribute
+ * key; not also in `set`), and `set` when nothing would change.
+ */
+export function readBulkChanges(
+  pass: Pick<Pass, 'passMetadata'>,
+  input: BulkChangeInput,
+): { changes: BulkChanges; problems?: undefined } | { problems: Record<string, string> } {
+  const keys = holderFieldKeys(pass);
+  const set = input.set ?? {};
+  const problems: Record<string, string> = {};
+  if (set.fieldValues === null) {
+    problems['set.fieldValues'] = "must be an object (a key set to null goes back to the pass's)";
+  } else {
+    Object.assign(
+      problems,
+      fieldValueProblems(pass, set.fieldValues, true, keys, 'set.fieldValues'),
+    );
+  }
+  if (set.attributes === null) {
+    problems['set.attributes'] = 'must be an object (a key set to null removes it)';
+  } else if (set.attributes !== undefined) {
+    const attributes = attributeProblems(set.attributes, true, 'set.attributes');
+    Object.assign(problems, attributes);
+    if (Object.keys(attributes).length === 0) {
+      // Checked above: every value given is an attribute value or null.
+      const given = Object.entries(set.attributes).filter(([, value]) => value !== null);
+      const attributesSet = Object.fromEntries(given) as HolderAttributes;
+      Object.assign(problems, attributeCountProblem(attributesSet, 'set.attributes'));
+    }
+  }
+  const addTags = input.addTags ?? [];
+  const removeTags = input.removeTags ?? [];
+  Object.assign(problems, tagProblems(addTags, 'addTags'), tagProblems(removeTags, 'removeTags'));
+  removeTags.forEach((tag, index) => {
+    if (addTags.includes(tag)) problems[`removeTags.${index}`] ??= 'is also in addTags';
+  });
+  const incrementFields: Record<string, number> = {};
+  const incrementAttributes: Record<string, number> = {};
+  const setKeys = new Set([
+    ...Object.keys(set.fieldValues ?? {}),
+    ...Object.keys(set.attributes ?? {}),
+  ]);
+  for (const [key, by] of Object.entries(input.increment ?? {})) {
+    const at = `increment.${key}`;
+    if (typeof by !== 'number' || !Number.isFinite(by)) {
+      problems[at] = 'must be a finite number';
+    } else if (setKeys.has(key)) {
+      problems[at] = 'is also in set: change a key one way only';
+    } else if (keys.includes(key)) {
+      incrementFields[key] = by;
+    } else if (ATTRIBUTE_KEY_PATTERN.test(key)) {
+      incrementAttributes[key] = by;
+    } else {
+      problems[at] =
+        `${notAFieldOf(keys)}; nor is it an attribute key (keys match ${ATTRIBUTE_KEY_PATTERN.source})`;
+    }
+  }
+  if (Object.keys(problems).length > 0) return { problems };
+  const changes: BulkChanges = {
+    set: {
+      ...(set.fieldValues === undefined
+        ? {}
+        : { fieldValues: set.fieldValues as Record<string, string | null> }),
+      ...(set.attributes === undefined
+        ? {}
+        : { attributes: set.attributes as Record<string, AttributeValue | null> }),
+      ...(set.barcodeText === undefined ? {} : { barcodeText: set.barcodeText }),
+    },
+    addTags: normalTags(addTags as string[]),
+    removeTags: normalTags(removeTags as string[]),
+    incrementFields,
+    incrementAttributes,
+  };
+  if (!changesAnything(changes)) {
+    return { problems: { set: 'give at least one change: set, addTags, removeTags or increment' } };
+  }
+  return { changes };
+}
+
+function changesAnything(changes: BulkChanges): boolean {
+  const { set } = changes;
+  return (
+    Object.keys(set.fieldValues ?? {}).length > 0 ||
+    Object.keys(set.attributes ?? {}).length > 0 ||
+    set.barcodeText !== undefined ||
+    changes.addTags.length > 0 ||
+    changes.removeTags.length > 0 ||
+    Object.keys(changes.incrementFields).length > 0 ||
+    Object.keys(changes.incrementAttributes).length > 0
+  );
+}
+
+/**
+ * Whether the change can change what holders see on their passes (a face field value or the
+ * barcode text), so that the wallets must hear of it; tags and attributes are never shown.
+ */
+export function showsOnPass(changes: BulkChanges): boolean {
+  return (
+    Object.keys(changes.set.fieldValues ?? {}).length > 0 ||
+    changes.set.barcodeText !== undefined ||
+    Object.keys(changes.incrementFields).length > 0
+  );
+}
+
+/** The pass's own value of each face field, by key: what a holder without its own shows. */
+export function fieldDefaultsOf(pass: Pick<Pass, 'passMetadata'>): ReadonlyMap<string, string> {
+  return new Map(faceFieldsOf(pass.passMetadata).map(({ key, value }) => [key, value]));
+}
+
+/**
+ * What a bulk change makes of one holder, as a PATCH body would say it (then applied by
+ * `editHolder`, exactly as a PATCH): `set` as given, tags added and removed, and each value to
+ * increment replaced by its sum. `null` when a value to increment is not a number (the holder's
+ * own value, else the pass's for a face field; an attribute the holder lacks is no number), or
+ * the sum is not finite: the holder is then left as it is.
+ *
+ * `fieldDefaults` are the pass's face fields now; a `set` field value whose field the pass no
+ * longer has is left out (PATCH would refuse it), and so is its increment.
+ */
+export function bulkEdit(
+  changes: BulkChanges,
+  holder: Pick<Holder, 'fieldValues' | 'attributes' | 'tags'>,
+  fieldDefaults: ReadonlyMap<string, string>,
+): HolderEdit | null {
+  const edit: HolderEdit = {};
+  const fieldValues: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(changes.set.fieldValues ?? {})) {
+    if (fieldDefaults.has(key)) fieldValues[key] = value;
+  }
+  for (const [key, by] of Object.entries(changes.incrementFields)) {
+    if (!fieldDefaults.has(key)) continue;
+    const text = Object.hasOwn(holder.fieldValues, key)
+      ? holder.fieldValues[key]
+      : fieldDefaults.get(key)!;
+    const sum = addText(text, by);
+    if (sum === null) return null;
+    fieldValues[key] = sum;
+  }
+  if (Object.keys(fieldValues).length > 0) edit.fieldValues = fieldValues;
+
+  const attributes: Record<string, AttributeValue | null> = { ...changes.set.attributes };
+  for (const [key, by] of Object.entries(changes.incrementAttributes)) {
+    const current = Object.hasOwn(holder.attributes, key) ? holder.attributes[key] : undefined;
+    const sum = current === undefined ? null : addValue(current, by);
+    if (sum === null) return null;
+    attributes[key] = sum;
+  }
+  if (Object.keys(attributes).length > 0) edit.attributes = attributes;
+
+  if (changes.set.barcodeText !== undefined) edit.barcodeText = changes.set.barcodeText;
+  if (changes.addTags.length > 0 || changes.removeTags.length > 0) {
+    const removed = new Set(changes.removeTags);
+    edit.tags = [...holder.tags, ...changes.addTags].filter((tag) => !removed.has(tag));
+  }
+  return edit;
+}
+
+/** toFixed's bound: a sum is never written with more decimals than this. */
+const MAX_DECIMALS = 100;
+
+/**
+ * `text + by` as text, when `text` is a decimal number (the rule audiences compare by): with as
+ * many decimals as the more precise of the two, so binary noise never shows (0.1 + 0.2 is
+ * "0.3") and a value's own precision stays ("12.50" + 1 is "13.50"). Null when `text` is no
+ * number or the sum is not finite.
+ */
+export function addText(text: string, by: number): string | null {
+  const value = decimalNumber(text);
+  if (value === null) return null;
+  const decimals = Math.max(text.trim().split('.')[1]?.length ?? 0, decimalsOf(by));
+  return roundedSum(value, by, decimals)?.text ?? null;
+}
+
+/**
+ * An attribute's `value + by` as a number, when the value is a number or a text that is a
+ * decimal number (as audiences compare it), without binary noise. Null otherwise: a boolean, a
+ * text that is no number, a sum that is not finite.
+ */
+export function addValue(value: AttributeValue, by: number): number | null {
+  if (typeof value === 'boolean') return null;
+  if (typeof value === 'string') {
+    const number = decimalNumber(value);
+    if (number === null) return null;
+    const decimals = Math.max(value.trim().split('.')[1]?.length ?? 0, decimalsOf(by));
+    return roundedSum(number, by, decimals)?.value ?? null;
+  }
+  return roundedSum(value, by, Math.max(decimalsOf(value), decimalsOf(by)))?.value ?? null;
+}
+
+/**
+ * The sum rounded to `decimals`: the exact decimal sum whenever both operands have at most that
+ * many decimals and fifteen significant digits (the error of the binary sum is far below half
+ * the last decimal).
+ */
+function roundedSum(
+  a: number,
+  b: number,
+  decimals: number,
+): { value: number; text: string } | null {
+  const places = Math.min(decimals, MAX_DECIMALS);
+  const sum = a + b;
+  if (!Number.isFinite(sum)) return null;
+  // Through Number: -0 (a tiny negative error rounded away) is written as 0.
+  const value = Number(sum.toFixed(places)) + 0;
+  return { value, text: value.toFixed(places) };
+}
+
+/** Decimals of a number as JavaScript writes it (1e-7 has 7, 1.5e-7 has 8, 1e21 has none). */
+function decimalsOf(number: number): number {
+  const [mantissa, exponent = '0'] = String(number).toLowerCase().split('e');
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent));
+}

@@ -1,0 +1,182 @@
+import type { Pass } from '../entities/pass.entity';
+import { holderChangeTime } from '../pass-content';
+import { faceFieldsOf } from '../pass-kinds';
+import { MAX_FIELD_VALUE_LENGTH } from './dto/holder-input.dto';
+import type { Holder, HolderFieldValues } from './holder.entity';
+import {
+  attributeCountProblem,
+  MAX_TAGS,
+  mergeAttributes,
+  normalTags,
+  sameTargeting,
+} from './holder-targeting';
+
+/** What a holder shows on its pass; a change of any of them moves `version` on. */
+export type HolderVisible = Pick<
+  Holder,
+  'fieldValues' | 'barcodeValue' | 'barcodeText' | 'relevantDate' | 'expirationDate'
+>;
+
+/** What audiences read of a holder besides its field values; never on the pass. */
+export type HolderTargeting = Pick<Holder, 'tags' | 'attributes'>;
+
+/**
+ * A change of one holder as PATCH reads its body (a PATCH body is one; a bulk change makes one
+ * per holder): an absent field keeps the holder's value; `fieldValues` merges by key (a null
+ * value: back to the pass's), `attributes` merges by key (a null value removes the key), `tags`
+ * replaces the list; a null barcode or date goes back to the pass's.
+ */
+export interface HolderEdit {
+  externalId?: string;
+  fieldValues?: Readonly<Record<string, unknown>> | null;
+  barcodeValue?: string | null;
+  barcodeText?: string | null;
+  relevantDate?: string | null;
+  expirationDate?: string | null;
+  tags?: readonly string[];
+  attributes?: Readonly<Record<string, unknown>> | null;
+}
+
+/** What an edit does to a holder, before anything is written. */
+export type HolderEditResult =
+  /** Nothing new: nothing is written, no event, no version, no push. */
+  | { kind: 'unchanged' }
+  /** The holder would carry more tags or attributes than allowed (`problems` keyed like PATCH). */
+  | { kind: 'refused'; problems: Record<string, string> }
+  | {
+      kind: 'changed';
+      /** The columns to write. */
+      written: Partial<Holder>;
+      /** What the holder sees changed: its version moved on, its wallets must hear of it. */
+      visibleChange: boolean;
+      /** Its tags or attributes changed (audiences' rows must be rewritten). */
+      targetingChange: boolean;
+    };
+
+/**
+ * The one rule of how a holder changes (PATCH and bulk changes): the values after `edit`, whether
+ * the holder sees the change, and the columns to write. `version` moves on only on a visible
+ * change; `updatedTime` then lands in a later second than before (the package's Last-Modified),
+ * and an invisible change never moves it back before a time a visible one set ahead of the clock.
+ */
+export function editHolder(
+  holder: Holder,
+  edit: HolderEdit,
+  actorId: string | null,
+  now: Date,
+): HolderEditResult {
+  const next: HolderVisible = {
+    fieldValues: mergeFieldValues(holder.fieldValues, edit.fieldValues),
+    barcodeValue: edit.barcodeValue === undefined ? holder.barcodeValue : edit.barcodeValue,
+    barcodeText: edit.barcodeText === undefined ? holder.barcodeText : edit.barcodeText,
+    relevantDate: edit.relevantDate === undefined ? holder.relevantDate : edit.relevantDate,
+    expirationDate: edit.expirationDate === undefined ? holder.expirationDate : edit.expirationDate,
+  };
+  const targeting = targetingOf(holder, edit);
+  const problems = {
+    ...attributeCountProblem(targeting.attributes),
+    ...(targeting.tags.length > MAX_TAGS
+      ? { tags: `must have at most ${MAX_TAGS} different tags` }
+      : {}),
+  };
+  if (Object.keys(problems).length > 0) return { kind: 'refused', problems };
+  const visibleChange = !sameVisible(holder, next);
+  const targetingChange = !sameTargeting(holder, targeting);
+  const externalId = edit.externalId ?? holder.externalId;
+  // Nothing new (a retried request, a client sending the holder back as it is): nothing is
+  // written, so no event, no version, no push, and updatedTime keeps saying when it changed.
+  if (!visibleChange && !targetingChange && externalId === holder.externalId) {
+    return { kind: 'unchanged' };
+  }
+  const written: Partial<Holder> = {
+    ...next,
+    ...targeting,
+    externalId,
+    updatedBy: actorId,
+    updatedTime: visibleChange
+      ? holderChangeTime(holder.updatedTime, now)
+      : new Date(Math.max(holder.updatedTime.getTime(), now.getTime())),
+    ...(visibleChange ? { version: holder.version + 1 } : {}),
+  };
+  return { kind: 'changed', written, visibleChange, targetingChange };
+}
+
+/**
+ * A holder's tags and attributes after an edit: `tags` replaces the list, `attributes` merges by
+ * key (null removes one); absent, they stay as they are. An import row changes them the same
+ * way (docs/decisions.md, "Audiences"): an import of points does not wipe a CRM's tags.
+ */
+export function targetingOf(
+  current: HolderTargeting,
+  edit: Pick<HolderEdit, 'tags' | 'attributes'>,
+): HolderTargeting {
+  return {
+    tags: edit.tags === undefined ? current.tags : normalTags(edit.tags),
+    attributes: mergeAttributes(current.attributes, edit.attributes),
+  };
+}
+
+/** `current` with `input` merged in by key: a string sets its key, anything else removes it. */
+export function mergeFieldValues(
+  current: HolderFieldValues,
+  input: Readonly<Record<string, unknown>> | null | undefined,
+): HolderFieldValues {
+  if (input === undefined) return current;
+  if (input === null) return {};
+  const merged: HolderFieldValues = { ...current };
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value === 'string') merged[key] = value;
+    else delete merged[key];
+  }
+  return merged;
+}
+
+export const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>
+  a.barcodeValue === b.barcodeValue &&
+  a.barcodeText === b.barcodeText &&
+  a.relevantDate === b.relevantDate &&
+  a.expirationDate === b.expirationDate &&
+  JSON.stringify(sortedEntries(a.fieldValues)) === JSON.stringify(sortedEntries(b.fieldValues));
+
+const sortedEntries = (values: HolderFieldValues): [string, string][] =>
+  Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** Keys of the pass fields a holder may set: its face fields (topField, header, primary, ...). */
+export function holderFieldKeys(pass: Pick<Pass, 'passMetadata'>): string[] {
+  return faceFieldsOf(pass.passMetadata).map(({ key }) => key);
+}
+
+/**
+ * Problems of `fieldValues`, keyed `<at>.<key>`: a key of no face field of the pass, a value
+ * that is not a string (null too unless `nullClears`), or longer than 2,000.
+ */
+export function fieldValueProblems(
+  pass: Pick<Pass, 'passMetadata'>,
+  fieldValues: Readonly<Record<string, unknown>> | null | undefined,
+  nullClears: boolean,
+  keys = holderFieldKeys(pass),
+  at = 'fieldValues',
+): Record<string, string> | undefined {
+  if (fieldValues === undefined || fieldValues === null) return undefined;
+  const problems: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fieldValues)) {
+    const path = `${at}.${key}`;
+    if (!keys.includes(key)) {
+      problems[path] = notAFieldOf(keys);
+    } else if (value === null && nullClears) {
+      continue;
+    } else if (typeof value !== 'string') {
+      problems[path] = 'must be a string';
+    } else if (value.length > MAX_FIELD_VALUE_LENGTH) {
+      problems[path] = `must be shorter than or equal to ${MAX_FIELD_VALUE_LENGTH} characters`;
+    }
+  }
+  return Object.keys(problems).length > 0 ? problems : undefined;
+}
+
+/** Why a key is not one of the pass's face fields, naming those it has. */
+export function notAFieldOf(keys: readonly string[]): string {
+  return keys.length === 0
+    ? 'is not a field of the pass: it has no face fields'
+    : `is not a field of the pass; its face fields' keys are ${keys.join(', ')}`;
+}
