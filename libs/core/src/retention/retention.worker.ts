@@ -11,8 +11,11 @@ import { WorkerScheduler, type WorkerHandle, type PolledWorker } from '../worker
  */
 export interface RetentionRule {
   table: string;
-  /** The primary key column, by which the rows found are deleted. */
-  key: string;
+  /**
+   * The primary key column, by which the rows found are deleted; or its columns, for a table
+   * whose key is several (`audience_member`: snapshot and holder).
+   */
+  key: string | readonly string[];
   /**
    * SQL condition on the table (named by its table name, no alias) and its parameters. `cutoff`
    * is now minus RETENTION_DAYS; both are raw date parameters of the dialect in use.
@@ -70,23 +73,22 @@ export class RetentionWorker implements PolledWorker {
     const deleted: Record<string, number> = {};
     for (const rule of this.rules) {
       const { where, parameters } = rule.expired(times);
+      const key = keyOf(rule);
       let count = 0;
       await this.handle.drain(
         async () => {
           const limit = Math.min(batchSize, maxRowsPerRun - count);
           if (limit <= 0) return null;
-          const rows = await this.dataSource.query<{ k: string }[]>(
-            `SELECT ${rule.key} AS k FROM ${rule.table} WHERE ${where} LIMIT ${limit}`,
+          const rows = await this.dataSource.query<Record<string, unknown>[]>(
+            `SELECT ${key.select} FROM ${rule.table} WHERE ${where} LIMIT ${limit}`,
             parameters,
           );
-          return rows.length === 0 ? null : rows.map((row) => row.k);
+          return rows.length === 0 ? null : rows;
         },
-        async (keys) => {
-          await this.dataSource.query(
-            `DELETE FROM ${rule.table} WHERE ${rule.key} IN (${keys.map(() => '?').join(', ')})`,
-            keys,
-          );
-          count += keys.length;
+        async (rows) => {
+          const { sql, values } = key.delete(rows);
+          await this.dataSource.query(`DELETE FROM ${rule.table} WHERE ${sql}`, values);
+          count += rows.length;
         },
         Math.ceil(maxRowsPerRun / batchSize),
       );
@@ -95,6 +97,36 @@ export class RetentionWorker implements PolledWorker {
     }
     return deleted;
   }
+}
+
+/**
+ * How a rule's rows are found and deleted by key: `k IN (…)` for one column, as ever; for
+ * several, one `(a = ? AND b = ?)` per row joined by OR, which both databases read as lookups
+ * of the primary key (a row-value `IN` is not a range on every MariaDB).
+ */
+function keyOf(rule: RetentionRule): {
+  select: string;
+  delete(rows: Record<string, unknown>[]): { sql: string; values: unknown[] };
+} {
+  if (typeof rule.key === 'string') {
+    const column = rule.key;
+    return {
+      select: `${column} AS k`,
+      delete: (rows) => ({
+        sql: `${column} IN (${rows.map(() => '?').join(', ')})`,
+        values: rows.map((row) => row.k),
+      }),
+    };
+  }
+  const columns = rule.key;
+  const match = `(${columns.map((column) => `${column} = ?`).join(' AND ')})`;
+  return {
+    select: columns.map((column, index) => `${column} AS k${index}`).join(', '),
+    delete: (rows) => ({
+      sql: rows.map(() => match).join(' OR '),
+      values: rows.flatMap((row) => columns.map((_column, index) => row[`k${index}`])),
+    }),
+  };
 }
 
 /** The retention worker, once for the application; modules register their tables with it. */
