@@ -280,7 +280,7 @@ export interface paths {
     put?: never;
     /**
      * Create a notification
-     * @description No status sends it now; `Draft` keeps it; `Scheduled` (with scheduledTime) sends it then. WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime.
+     * @description No status sends it now; `Draft` keeps it; `Scheduled` (with scheduledTime) sends it then. WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime. Whom it reaches: holderIds (chosen holders), audience or segmentId (the holders matched when it is sent: audienceSize), at most one of them; none: every holder and the shared pass.
      */
     post: operations['NotificationsController_create'];
     delete?: never;
@@ -306,7 +306,7 @@ export interface paths {
     head?: never;
     /**
      * Update a Draft or Scheduled notification
-     * @description WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime.
+     * @description Setting one of holderIds, audience and segmentId clears the other two; null clears one. Moving the notification to another pass checks them against that pass. WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime. Whom it reaches: holderIds (chosen holders), audience or segmentId (the holders matched when it is sent: audienceSize), at most one of them; none: every holder and the shared pass.
      */
     patch: operations['NotificationsController_update'];
     trace?: never;
@@ -444,6 +444,63 @@ export interface paths {
      * @description Any subset of HolderInput. `fieldValues` merges by key (a key set to null goes back to the pass's value); a null barcode goes back to the pass's. A new `externalId` must be free for the pass. Returns the holder.
      */
     patch: operations['HoldersController_update'];
+    trace?: never;
+  };
+  '/v1/wallet-pass/{id}/segments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A pass's segments, newest first */
+    get: operations['SegmentsController_list'];
+    put?: never;
+    /** Create a segment (a named audience of the pass) */
+    post: operations['SegmentsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallet-pass/{id}/segments/{segmentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One segment */
+    get: operations['SegmentsController_get'];
+    put?: never;
+    post?: never;
+    /** Delete a segment (not while a Draft or Scheduled notification uses it) */
+    delete: operations['SegmentsController_remove'];
+    options?: never;
+    head?: never;
+    /** Rename a segment or change its audience */
+    patch: operations['SegmentsController_update'];
+    trace?: never;
+  };
+  '/v1/wallet-pass/{id}/audience': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Count an audience or a segment
+     * @description What a notification to it would reach now: holders matched, and the WalletA devices and WalletB objects of the Active ones. Nothing is created. Give `audience` or `segmentId`.
+     */
+    post: operations['AudienceController_size'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/v1/wallet-pass/{id}/stats': {
@@ -902,12 +959,41 @@ export interface components {
        */
       scheduledTime?: string | null;
       /**
-       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Absent or null: every holder and the shared pass. Each must be an Active holder of the pass.
+       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Each must be an Active holder of the pass. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass.
        * @example [
        *       "019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b"
        *     ]
        */
       holderIds?: string[] | null;
+      /**
+       * @description The holders of the pass to reach, by who they are: evaluated when the notification is sent (a Scheduled one reaches whoever matches at its time); only their devices and WalletB objects get the message, not the shared pass's devices. No limit on how many match. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass. A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description A segment of the pass to reach: its audience as it is when the notification is sent. While a Draft or Scheduled notification uses it, the segment cannot be deleted. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass.
+       * @example 019a2b3c-6666-7f60-8a1b-2c3d4e5f6a7b
+       */
+      segmentId?: string | null;
       /** @description Id of the pass (its serial number). */
       passSerialNumber: string;
       /** @description Internal label; not shown on the pass. */
@@ -959,8 +1045,39 @@ export interface components {
       passSerialNumber: string;
       notificationName: string;
       notificationMessage: string | null;
-      /** @description The holders it reaches (their passes only); null: every holder and the shared pass */
+      /** @description The holders it reaches (their passes only). holderIds, segmentId and audience all null: every holder and the shared pass */
       holderIds: string[] | null;
+      /** @description The segment of the pass whose holders it reaches (read when it is sent) */
+      segmentId: string | null;
+      /**
+       * @description The audience it reaches: as given; for a segment, null until it is sent, then the segment's audience as it was evaluated
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description Holders the audience or segment matched when the notification was sent; null before, and for a notification to holderIds or to everyone
+       * @example 1840
+       */
+      audienceSize: number | null;
       /** @enum {string} */
       status:
         | 'Draft'
@@ -984,9 +1101,9 @@ export interface components {
        * @description When the first push left
        */
       sentTime: string | null;
-      /** @description WalletA devices APNs accepted the push for (with holderIds: those holders' devices) */
+      /** @description WalletA devices APNs accepted the push for (with holderIds, an audience or a segment: those holders' devices) */
       appleNotificationSentCount: number;
-      /** @description WalletB holders of the pass when Google accepted the message (with holderIds: the targeted holders whose objects got it) */
+      /** @description WalletB holders of the pass when Google accepted the message (with holderIds, an audience or a segment: the targeted holders whose objects got it) */
       googleNotificationSentCount: number;
       totalNotificationSentCount: number;
       /** @description WalletA devices that fetched the version carrying the message (or a later one) after the push: 200, or 304 because they had it; at most appleNotificationSentCount */
@@ -1015,6 +1132,9 @@ export interface components {
        *         "notificationName": "Weekend promo",
        *         "notificationMessage": "Double points this weekend!",
        *         "holderIds": null,
+       *         "segmentId": null,
+       *         "audience": null,
+       *         "audienceSize": null,
        *         "status": "Published",
        *         "scheduledTime": null,
        *         "publishedTime": "2026-01-31T12:00:02.140Z",
@@ -1063,12 +1183,41 @@ export interface components {
        */
       scheduledTime?: string | null;
       /**
-       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Absent or null: every holder and the shared pass. Each must be an Active holder of the pass.
+       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Each must be an Active holder of the pass. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass.
        * @example [
        *       "019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b"
        *     ]
        */
       holderIds?: string[] | null;
+      /**
+       * @description The holders of the pass to reach, by who they are: evaluated when the notification is sent (a Scheduled one reaches whoever matches at its time); only their devices and WalletB objects get the message, not the shared pass's devices. No limit on how many match. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass. A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description A segment of the pass to reach: its audience as it is when the notification is sent. While a Draft or Scheduled notification uses it, the segment cannot be deleted. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass.
+       * @example 019a2b3c-6666-7f60-8a1b-2c3d4e5f6a7b
+       */
+      segmentId?: string | null;
       /** @description Id of the pass (its serial number). */
       passSerialNumber?: string;
       /** @description Internal label; not shown on the pass. */
@@ -1439,6 +1588,26 @@ export interface components {
        * @example 2026-05-02T04:00:00+02:00
        */
       expirationDate?: string | null;
+      /**
+       * @description For audiences; never shown on the pass. At most 50, each 1–64 characters of `[A-Za-z0-9._:-]`, case-sensitive; repeats are dropped and the list is answered sorted. PATCH replaces the list.
+       * @example [
+       *       "gold",
+       *       "zurich"
+       *     ]
+       */
+      tags?: string[];
+      /**
+       * @description For audiences; never shown on the pass. At most 50 keys matching `^[A-Za-z][A-Za-z0-9_]{0,63}$`; a value is a text of at most 255 characters, a finite number or a boolean. PATCH (and an import row) merges by key; a key set to null is removed.
+       * @example {
+       *       "tier": "gold",
+       *       "city": "Zurich",
+       *       "spend": 1240.5,
+       *       "newsletter": true
+       *     }
+       */
+      attributes?: {
+        [key: string]: string | number | boolean;
+      };
     };
     HolderResponse: {
       /** @example 019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b */
@@ -1466,6 +1635,25 @@ export interface components {
        */
       fieldValues: {
         [key: string]: string;
+      };
+      /**
+       * @description For audiences, sorted; never shown on the pass.
+       * @example [
+       *       "gold",
+       *       "zurich"
+       *     ]
+       */
+      tags: string[];
+      /**
+       * @description For audiences; never shown on the pass.
+       * @example {
+       *       "tier": "gold",
+       *       "city": "Zurich",
+       *       "spend": 1240.5
+       *     }
+       */
+      attributes: {
+        [key: string]: string | number | boolean;
       };
       /**
        * @description Effective barcode message: the holder's, else the pass's `qrUrl` (null: none).
@@ -1531,6 +1719,151 @@ export interface components {
        * @example 200
        */
       updated: number;
+    };
+    CreateSegmentDto: {
+      /**
+       * @description Unique per pass.
+       * @example Gold in Zurich
+       */
+      name: string;
+      /**
+       * @description A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience: {
+        [key: string]: unknown;
+      };
+    };
+    SegmentResponse: {
+      id: string;
+      passId: string;
+      /** @example Gold in Zurich */
+      name: string;
+      /**
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience: {
+        [key: string]: unknown;
+      };
+      workspaceId: string;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      updatedTime: string;
+      createdBy: string | null;
+      updatedBy: string | null;
+    };
+    SegmentPage: {
+      items: components['schemas']['SegmentResponse'][];
+      cursor: string | null;
+      hasMore: boolean;
+    };
+    UpdateSegmentDto: {
+      /** @example Gold in Zurich */
+      name?: string;
+      /**
+       * @description A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      };
+    };
+    AudienceTargetDto: {
+      /**
+       * @description A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      };
+      /** @description A segment of the pass. */
+      segmentId?: string;
+    };
+    AudienceSizeResponse: {
+      /**
+       * @description Holders the audience matches now
+       * @example 1840
+       */
+      holders: number;
+      /**
+       * @description WalletA devices of those holders (Active ones)
+       * @example 1500
+       */
+      walletADevices: number;
+      /**
+       * @description WalletB objects of those holders (Active ones)
+       * @example 420
+       */
+      walletBObjects: number;
     };
     PassStatsDay: {
       /**
@@ -3436,11 +3769,23 @@ export interface operations {
           'application/json': components['schemas']['NotificationResponse'];
         };
       };
+      /** @description An invalid field; more than one of holderIds, audience and segmentId (keyed by each); an audience keyed by the path of its bad node; a segmentId that is no segment of the pass */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "audience": "give only one of holderIds, audience, segmentId",
+           *         "segmentId": "give only one of holderIds, audience, segmentId"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };
@@ -3647,11 +3992,23 @@ export interface operations {
           'application/json': components['schemas']['NotificationResponse'];
         };
       };
+      /** @description An invalid field; more than one of holderIds, audience and segmentId (keyed by each); an audience keyed by the path of its bad node; a segmentId that is no segment of the pass */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "audience": "give only one of holderIds, audience, segmentId",
+           *         "segmentId": "give only one of holderIds, audience, segmentId"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };
@@ -4144,6 +4501,10 @@ export interface operations {
         status?: ('Active' | 'Voided')[];
         /** @description true: holders with the pass on at least one device or WalletB object; false: on none. */
         installed?: boolean;
+        /** @description Holders with every tag given (repeat the parameter or separate with commas). */
+        tag?: string[];
+        /** @description Holders a segment of the pass matches now (with the segment's statuses: Active only unless its audience names one). */
+        segmentId?: string;
       };
       header?: {
         /** @description Workspace to act in; the caller's first workspace when absent */
@@ -4788,6 +5149,467 @@ export interface operations {
            *       }
            *     }
            */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SegmentsController_list: {
+    parameters: {
+      query?: {
+        /** @description The `cursor` of the previous page. */
+        cursor?: string;
+        limit?: number;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SegmentPage'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or segment, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SegmentsController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateSegmentDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SegmentResponse'];
+        };
+      };
+      /** @description A malformed audience, keyed by the path of the bad node */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "audience.all.2.gte": "must be a number or a text (ISO dates order as text)"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or segment, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The name is taken for this pass */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SegmentsController_get: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        segmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SegmentResponse'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or segment, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SegmentsController_remove: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        segmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or segment, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A Draft or Scheduled notification uses the segment */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  SegmentsController_update: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        segmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSegmentDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SegmentResponse'];
+        };
+      };
+      /** @description A malformed audience, keyed by the path of the bad node */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "audience.all.2.gte": "must be a number or a text (ISO dates order as text)"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or segment, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The name is taken for this pass */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AudienceController_size: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AudienceTargetDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AudienceSizeResponse'];
+        };
+      };
+      /** @description A malformed audience, keyed by the path of the bad node */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "audience.all.2.gte": "must be a number or a text (ISO dates order as text)"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or segment, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['ErrorBody'];
         };
       };

@@ -1,5 +1,5 @@
 import { AuthModule } from '@app/auth';
-import { PassesModule } from '@app/passes';
+import { PassesModule, SegmentsService } from '@app/passes';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
 import { RetentionWorker } from '@app/core';
@@ -48,7 +48,15 @@ import { NotificationsService } from './notifications.service';
   exports: [NotificationsService, NotificationWorker, NotificationShardWorker],
 })
 export class NotificationsModule {
-  constructor(retention: RetentionWorker) {
+  constructor(
+    retention: RetentionWorker,
+    segments: SegmentsService,
+    notifications: NotificationsService,
+  ) {
+    // A segment a notification is still to be sent to cannot be deleted (409).
+    segments.registerUseCheck((workspaceId, segmentId) =>
+      notifications.segmentInUse(workspaceId, segmentId),
+    );
     // Deliveries of a notification that has its final status are read by nothing but support;
     // the notification and its counters stay.
     const finals = FINAL_STATUSES.map((status) => `'${status}'`).join(', ');
