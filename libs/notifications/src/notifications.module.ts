@@ -77,5 +77,15 @@ export class NotificationsModule {
         parameters: [cutoff],
       }),
     });
+    // The holders an audience matched when a notification was sent: read only while it is
+    // delivered. Their key is (snapshot, holder); a bulk change's snapshot is not ours to delete.
+    retention.register({
+      table: 'audience_member',
+      key: ['snapshot_id', 'holder_id'],
+      expired: ({ cutoff }) => ({
+        where: `snapshot_id IN (SELECT id FROM notification WHERE status IN (${finals}) AND published_time < ?)`,
+        parameters: [cutoff],
+      }),
+    });
   }
 }
