@@ -1,3 +1,5 @@
+import { NotificationWorker } from '@app/notifications';
+import { AudiencesService } from '@app/passes';
 import { GOOGLE_SAVE_URL_PREFIX } from '@app/wallet-b';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -14,8 +16,10 @@ import {
   PASS_TYPE_ID,
   publishedPassWithDevices,
   registerDevice,
+  startWalletAApp,
   startWalletAEnv,
   waitFor,
+  type WalletAApp,
 } from './support/walleta-env';
 
 const ISSUER_ID = '3388000000077777777';
@@ -478,5 +482,83 @@ describe(`Notifications to audiences (${TEST_DB})`, () => {
     expect(reachedDevices()).toEqual(['alice']);
     expect(reachedObjects(id)).toEqual(['alice']);
     expect(await snapshotSize(id)).toBe(1);
+  });
+});
+
+describe(`An audience evaluated by a worker that loses its lease (${TEST_DB})`, () => {
+  let walletA: WalletAApp;
+
+  beforeAll(async () => {
+    // The test runs the worker itself.
+    walletA = await startWalletAApp({ WORKER_ENABLED: 'false' });
+  });
+  afterAll(() => walletA?.close());
+
+  it('commits neither the snapshot nor audienceSize; the next attempt takes the only one', async () => {
+    const { testApp, owner } = walletA;
+    const http = () => request(testApp.server);
+    const dataSource = testApp.app.get(DataSource);
+    const { pass } = await publishedPassWithDevices(owner, 0, { passMetadata: metadata });
+    for (const externalId of ['gold-1', 'gold-2']) {
+      await http()
+        .post(`/v1/wallet-pass/${pass.id}/holders`)
+        .set(owner.auth)
+        .send({ externalId, tags: ['gold'] })
+        .expect(201);
+    }
+    const { id } = (
+      await http()
+        .post('/v1/wallet-pass/notifications')
+        .set(owner.auth)
+        .send({
+          passSerialNumber: pass.id,
+          notificationName: 'Lost lease',
+          notificationMessage: 'Hi',
+          audience: { tag: 'gold' },
+        })
+        .expect(201)
+    ).body as { id: string };
+    const read = async () =>
+      (await http().get(`/v1/wallet-pass/notifications/${id}`).set(owner.auth).expect(200))
+        .body as NotificationBody;
+    const snapshotSize = async () =>
+      Number(
+        (
+          await dataSource.query<{ n: number | string }[]>(
+            'SELECT COUNT(*) AS n FROM audience_member WHERE snapshot_id = ?',
+            [id],
+          )
+        )[0].n,
+      );
+
+    // Another worker takes the notification over while this one writes the snapshot down.
+    const audiences = testApp.app.get(AudiencesService);
+    const snapshot = audiences.snapshot.bind(audiences);
+    const spy = jest
+      .spyOn(audiences, 'snapshot')
+      .mockImplementation(async (manager, snapshotId, snapshotPass, condition) => {
+        const matched = await snapshot(manager, snapshotId, snapshotPass, condition);
+        await manager.query("UPDATE notification SET leased_by = 'another-worker' WHERE id = ?", [
+          snapshotId,
+        ]);
+        return matched;
+      });
+    const worker = testApp.app.get(NotificationWorker);
+    let snapshots: number;
+    try {
+      await worker.tick();
+      snapshots = spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(snapshots).toBe(1);
+    expect(await snapshotSize()).toBe(0);
+    expect(await read()).toMatchObject({ status: 'Processing', audienceSize: null });
+
+    // Its lease runs out; the next attempt evaluates the audience, once.
+    await dataSource.query('UPDATE notification SET lease_until = NULL WHERE id = ?', [id]);
+    await worker.tick();
+    expect(await read()).toMatchObject({ audienceSize: 2, publishedTime: expect.any(String) });
+    expect(await snapshotSize()).toBe(2);
   });
 });
