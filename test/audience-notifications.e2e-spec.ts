@@ -485,7 +485,7 @@ describe(`Notifications to audiences (${TEST_DB})`, () => {
   });
 });
 
-describe(`An audience evaluated by a worker that loses its lease (${TEST_DB})`, () => {
+describe(`Audience notifications, the worker run by the test (${TEST_DB})`, () => {
   let walletA: WalletAApp;
 
   beforeAll(async () => {
@@ -494,7 +494,7 @@ describe(`An audience evaluated by a worker that loses its lease (${TEST_DB})`, 
   });
   afterAll(() => walletA?.close());
 
-  it('commits neither the snapshot nor audienceSize; the next attempt takes the only one', async () => {
+  it('a worker that loses its lease commits neither the snapshot nor audienceSize; the next takes the only one', async () => {
     const { testApp, owner } = walletA;
     const http = () => request(testApp.server);
     const dataSource = testApp.app.get(DataSource);
@@ -560,5 +560,33 @@ describe(`An audience evaluated by a worker that loses its lease (${TEST_DB})`, 
     await worker.tick();
     expect(await read()).toMatchObject({ audienceSize: 2, publishedTime: expect.any(String) });
     expect(await snapshotSize()).toBe(2);
+  });
+  it('keeps a segment a notification being sent has not read yet (409), not once it has', async () => {
+    const { testApp, owner } = walletA;
+    const http = () => request(testApp.server);
+    const { pass } = await publishedPassWithDevices(owner, 0, { passMetadata: metadata });
+    const segment = (
+      await http()
+        .post(`/v1/wallet-pass/${pass.id}/segments`)
+        .set(owner.auth)
+        .send({ name: 'Going out', audience: { tag: 'gold' } })
+        .expect(201)
+    ).body as { id: string };
+    const segmentPath = `/v1/wallet-pass/${pass.id}/segments/${segment.id}`;
+    // Sent now, but no worker has taken it yet.
+    await http()
+      .post('/v1/wallet-pass/notifications')
+      .set(owner.auth)
+      .send({
+        passSerialNumber: pass.id,
+        notificationName: 'Now',
+        notificationMessage: 'Hi',
+        segmentId: segment.id,
+      })
+      .expect(201);
+    const refused = await http().delete(segmentPath).set(owner.auth).expect(409);
+    expect(refused.body.errorMessage).toContain('is being sent to this segment');
+    await testApp.app.get(NotificationWorker).tick();
+    await http().delete(segmentPath).set(owner.auth).expect(204);
   });
 });

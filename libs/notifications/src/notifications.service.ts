@@ -234,10 +234,10 @@ export class NotificationsService {
       order: { id: 'ASC' },
     });
     if (user === null) return null;
-    return (
-      `The ${user.status} notification "${user.notificationName}" (${user.id}) is sent to this ` +
-      'segment: delete it or give it another audience first'
-    );
+    const what = `The ${user.status} notification "${user.notificationName}" (${user.id})`;
+    return EDITABLE_STATUSES.includes(user.status)
+      ? `${what} is sent to this segment: delete it or give it another audience first`
+      : `${what} is being sent to this segment: try again once it has gone out`;
   }
 
   /**
