@@ -1,5 +1,10 @@
 import { newId, RetentionWorker } from '@app/core';
-import { NotificationDelivery, NotificationShard, type ShardState } from '@app/notifications';
+import {
+  Notification,
+  NotificationDelivery,
+  NotificationShard,
+  type ShardState,
+} from '@app/notifications';
 import { DeviceLog, PushJob, type PushJobState } from '@app/wallet-a';
 import { SyncJob, WalletBCallback, type SyncJobState } from '@app/wallet-b';
 import request from 'supertest';
@@ -268,5 +273,57 @@ describe(`Retention (${TEST_DB})`, () => {
         .concat(Object.values(fourth))
         .filter((n) => n !== 0),
     ).toEqual([]);
+  });
+
+  it('deletes the audience snapshots of old finished notifications, by (snapshot, holder)', async () => {
+    const pass = await newPass('Retention audiences');
+    const finished = async (status: string, published: Date | null) => {
+      const id = await newNotification(pass.id, status, 0);
+      await dataSource.getRepository(Notification).update({ id }, { publishedTime: published });
+      return id;
+    };
+    const old = await finished('Published', ago(40));
+    const oldFailed = await finished('Failed', ago(35));
+    const recent = await finished('Published', ago(10));
+    const running = await finished('Processing', null);
+    // A bulk change's snapshot: not a notification's, so not this rule's.
+    const bulk = newId();
+    const members = (snapshotId: string, count: number) =>
+      Array.from({ length: count }, () => [snapshotId, newId()] as const);
+    const gone = [...members(old, 5), ...members(oldFailed, 2)];
+    const kept = [...members(recent, 2), ...members(running, 2), ...members(bulk, 2)];
+    for (const [snapshotId, holderId] of [...gone, ...kept]) {
+      await dataSource.query('INSERT INTO audience_member (snapshot_id, holder_id) VALUES (?, ?)', [
+        snapshotId,
+        holderId,
+      ]);
+    }
+
+    const statements: unknown[][] = [];
+    const original = dataSource.query.bind(dataSource);
+    const query = jest.spyOn(dataSource, 'query').mockImplementation((sql, parameters) => {
+      if (sql.startsWith('DELETE FROM audience_member') && Array.isArray(parameters)) {
+        statements.push(parameters);
+      }
+      return original(sql, parameters);
+    });
+    let deleted: Record<string, number>;
+    try {
+      deleted = await worker.tick();
+    } finally {
+      query.mockRestore();
+    }
+    expect(deleted.audience_member).toBe(gone.length);
+    // One batch per statement: at most BATCH rows, two key values each.
+    expect(statements.length).toBe(Math.ceil(gone.length / BATCH));
+    expect(statements.every((values) => values.length <= 2 * BATCH)).toBe(true);
+    const left = await dataSource.query<{ snapshot_id: string; holder_id: string }[]>(
+      'SELECT snapshot_id, holder_id FROM audience_member',
+    );
+    const key = ([snapshotId, holderId]: readonly [string, string]) => `${snapshotId}/${holderId}`;
+    expect(left.map((row) => key([row.snapshot_id, row.holder_id])).sort()).toEqual(
+      kept.map(key).sort(),
+    );
+    expect((await worker.tick()).audience_member).toBe(0);
   });
 });

@@ -280,7 +280,7 @@ export interface paths {
     put?: never;
     /**
      * Create a notification
-     * @description No status sends it now; `Draft` keeps it; `Scheduled` (with scheduledTime) sends it then. WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime.
+     * @description No status sends it now; `Draft` keeps it; `Scheduled` (with scheduledTime) sends it then. WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime. Whom it reaches: holderIds (chosen holders), audience or segmentId (the holders matched when it is sent: audienceSize), at most one of them; none: every holder and the shared pass.
      */
     post: operations['NotificationsController_create'];
     delete?: never;
@@ -306,7 +306,7 @@ export interface paths {
     head?: never;
     /**
      * Update a Draft or Scheduled notification
-     * @description WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime.
+     * @description Setting one of holderIds, audience and segmentId clears the other two; null clears one. Moving the notification to another pass checks them against that pass. WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). Scheduled notifications go out within seconds of scheduledTime. Whom it reaches: holderIds (chosen holders), audience or segmentId (the holders matched when it is sent: audienceSize), at most one of them; none: every holder and the shared pass.
      */
     patch: operations['NotificationsController_update'];
     trace?: never;
@@ -999,12 +999,41 @@ export interface components {
        */
       scheduledTime?: string | null;
       /**
-       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Absent or null: every holder and the shared pass. Each must be an Active holder of the pass.
+       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Each must be an Active holder of the pass. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass.
        * @example [
        *       "019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b"
        *     ]
        */
       holderIds?: string[] | null;
+      /**
+       * @description The holders of the pass to reach, by who they are: evaluated when the notification is sent (a Scheduled one reaches whoever matches at its time); only their devices and WalletB objects get the message, not the shared pass's devices. No limit on how many match. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass. A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description A segment of the pass to reach: its audience as it is when the notification is sent. While a Draft or Scheduled notification uses it, the segment cannot be deleted. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass.
+       * @example 019a2b3c-6666-7f60-8a1b-2c3d4e5f6a7b
+       */
+      segmentId?: string | null;
       /** @description Id of the pass (its serial number). */
       passSerialNumber: string;
       /** @description Internal label; not shown on the pass. */
@@ -1056,8 +1085,39 @@ export interface components {
       passSerialNumber: string;
       notificationName: string;
       notificationMessage: string | null;
-      /** @description The holders it reaches (their passes only); null: every holder and the shared pass */
+      /** @description The holders it reaches (their passes only). holderIds, segmentId and audience all null: every holder and the shared pass */
       holderIds: string[] | null;
+      /** @description The segment of the pass whose holders it reaches (read when it is sent) */
+      segmentId: string | null;
+      /**
+       * @description The audience it reaches: as given; for a segment, null until it is sent, then the segment's audience as it was evaluated
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description Holders the audience or segment matched when the notification was sent; null before, and for a notification to holderIds or to everyone
+       * @example 1840
+       */
+      audienceSize: number | null;
       /** @enum {string} */
       status:
         | 'Draft'
@@ -1081,9 +1141,9 @@ export interface components {
        * @description When the first push left
        */
       sentTime: string | null;
-      /** @description WalletA devices APNs accepted the push for (with holderIds: those holders' devices) */
+      /** @description WalletA devices APNs accepted the push for (with holderIds, an audience or a segment: those holders' devices) */
       appleNotificationSentCount: number;
-      /** @description WalletB holders of the pass when Google accepted the message (with holderIds: the targeted holders whose objects got it) */
+      /** @description WalletB holders of the pass when Google accepted the message (with holderIds, an audience or a segment: the targeted holders whose objects got it) */
       googleNotificationSentCount: number;
       totalNotificationSentCount: number;
       /** @description WalletA devices that fetched the version carrying the message (or a later one) after the push: 200, or 304 because they had it; at most appleNotificationSentCount */
@@ -1112,6 +1172,9 @@ export interface components {
        *         "notificationName": "Weekend promo",
        *         "notificationMessage": "Double points this weekend!",
        *         "holderIds": null,
+       *         "segmentId": null,
+       *         "audience": null,
+       *         "audienceSize": null,
        *         "status": "Published",
        *         "scheduledTime": null,
        *         "publishedTime": "2026-01-31T12:00:02.140Z",
@@ -1160,12 +1223,41 @@ export interface components {
        */
       scheduledTime?: string | null;
       /**
-       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Absent or null: every holder and the shared pass. Each must be an Active holder of the pass.
+       * @description Ids of holders of the pass (personal passes) to reach only them: the message goes on their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the class). Each must be an Active holder of the pass. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass.
        * @example [
        *       "019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b"
        *     ]
        */
       holderIds?: string[] | null;
+      /**
+       * @description The holders of the pass to reach, by who they are: evaluated when the notification is sent (a Scheduled one reaches whoever matches at its time); only their devices and WalletB objects get the message, not the shared pass's devices. No limit on how many match. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass. A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description A segment of the pass to reach: its audience as it is when the notification is sent. While a Draft or Scheduled notification uses it, the segment cannot be deleted. At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) clears the others; none, or all null: every holder and the shared pass.
+       * @example 019a2b3c-6666-7f60-8a1b-2c3d4e5f6a7b
+       */
+      segmentId?: string | null;
       /** @description Id of the pass (its serial number). */
       passSerialNumber?: string;
       /** @description Internal label; not shown on the pass. */
@@ -3840,11 +3932,23 @@ export interface operations {
           'application/json': components['schemas']['NotificationResponse'];
         };
       };
+      /** @description An invalid field; more than one of holderIds, audience and segmentId (keyed by each); an audience keyed by the path of its bad node; a segmentId that is no segment of the pass */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "audience": "give only one of holderIds, audience, segmentId",
+           *         "segmentId": "give only one of holderIds, audience, segmentId"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };
@@ -4051,11 +4155,23 @@ export interface operations {
           'application/json': components['schemas']['NotificationResponse'];
         };
       };
+      /** @description An invalid field; more than one of holderIds, audience and segmentId (keyed by each); an audience keyed by the path of its bad node; a segmentId that is no segment of the pass */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "audience": "give only one of holderIds, audience, segmentId",
+           *         "segmentId": "give only one of holderIds, audience, segmentId"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorBody'];
         };
       };

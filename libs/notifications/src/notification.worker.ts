@@ -1,12 +1,14 @@
 import {
   APP_CONFIG,
+  InvalidInputError,
   LeasedWorker,
+  NotFoundError,
   ServiceEvents,
   sqlDialect,
   WorkerScheduler,
   type AppConfig,
 } from '@app/core';
-import { Pass } from '@app/passes';
+import { AudiencesService, Pass, type ResolvedAudience } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
 import type { EntityManager } from 'typeorm';
@@ -18,11 +20,15 @@ import {
 } from './channels/notification-channel';
 import { DeliveryService } from './delivery/delivery.service';
 import { toNotificationResponse } from './dto/notification.response';
-import { Notification, type NotificationStatus } from './entities/notification.entity';
+import {
+  ACTIVE_STATUSES,
+  Notification,
+  type JsonObject,
+  type NotificationStatus,
+} from './entities/notification.entity';
+import { targetsAudience } from './notification-target';
 
 const NOTIFICATIONS_PER_TICK = 10;
-
-const ACTIVE: NotificationStatus[] = ['Initializing', 'Processing', 'Finalizing'];
 
 /** How failure reasons name the platforms. */
 const PLATFORM_NAMES = { apple: 'WalletA', google: 'WalletB' } as const;
@@ -30,11 +36,15 @@ const PLATFORM_NAMES = { apple: 'WalletA', google: 'WalletB' } as const;
 /** A platform no channel delivered to (none configured for it). */
 const NOT_SENT: ChannelResult = { outcome: 'failed', sent: 0, reason: null };
 
+class LeaseLost extends Error {}
+
 /**
  * Delivers notifications. Any number of workers share one database: a notification is
  * claimed by compare-and-set under a lease, and each phase is idempotent and checkpointed, so
  * a worker that dies is replaced when its lease runs out and nothing is lost or sent twice
  * (beyond the pushes it had in flight):
+ * a notification to an audience or a segment first has its holders written down, once
+ * ({@link evaluateAudience}); then
  * each platform's channel ({@link NOTIFICATION_CHANNELS}: WalletA, then WalletB) delivers in
  * turn, resuming from its own checkpoints (WalletA moves the status through Initializing,
  * Processing and Finalizing), and the outcome of each platform gives the final status.
@@ -50,9 +60,10 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly events: ServiceEvents,
     private readonly delivery: DeliveryService,
+    private readonly audiences: AudiencesService,
     scheduler: WorkerScheduler,
   ) {
-    super('Notifications', scheduler, Notification, { status: In(ACTIVE) });
+    super('Notifications', scheduler, Notification, { status: In(ACTIVE_STATUSES) });
   }
 
   /** Claims due notifications and delivers them; returns how many it took. */
@@ -90,8 +101,8 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     return this.lease.claimNext(
       [
         { status: 'Scheduled', scheduledTime: LessThanOrEqual(now) },
-        { status: In(ACTIVE), leaseUntil: IsNull() },
-        { status: In(ACTIVE), leaseUntil: LessThan(now) },
+        { status: In(ACTIVE_STATUSES), leaseUntil: IsNull() },
+        { status: In(ACTIVE_STATUSES), leaseUntil: LessThan(now) },
       ],
       (candidate) => (candidate.status === 'Scheduled' ? { status: 'Initializing' } : {}),
       NOTIFICATIONS_PER_TICK,
@@ -108,7 +119,65 @@ export class NotificationWorker extends LeasedWorker<Notification> {
       );
       return;
     }
+    if (
+      targetsAudience(notification) &&
+      notification.audienceSize === null &&
+      !(await this.evaluateAudience(notification, pass))
+    ) {
+      return;
+    }
     await this.deliverThroughChannels(notification, pass);
+  }
+
+  /**
+   * Writes down whom an audience or a segment (its audience as it is now) matches, when the
+   * notification goes out (DESIGN.md §11: a Scheduled one reaches whoever matches at its time):
+   * the holders into `audience_member` under the notification's id, and `audienceSize` and the
+   * audience evaluated onto the notification, in one transaction that commits only while this
+   * worker holds the lease. Both channels then deliver to that snapshot alone, and a resumed
+   * delivery (audienceSize set) never takes another. False when the lease was lost or the
+   * notification was finished as Failed (its segment deleted, its audience no longer fitting
+   * the pass).
+   */
+  private async evaluateAudience(notification: Notification, pass: Pass): Promise<boolean> {
+    let resolved: ResolvedAudience;
+    try {
+      // Read before the transaction: on SQLite a read outside it would wait for it to end.
+      resolved = await this.audiences.resolve(notification.workspaceId, pass, {
+        audience: notification.audience,
+        segmentId: notification.segmentId,
+      });
+    } catch (error) {
+      const reason = unresolvable(error);
+      if (reason === null) throw error;
+      await this.finish(notification, 'Failed', reason);
+      return false;
+    }
+    // Parsed JSON: every value is an object, an array or a scalar.
+    const audience = resolved.audience as JsonObject;
+    const size = await this.dataSource
+      .transaction(async (manager) => {
+        // The checkpoint first: on MariaDB it locks the notification row, so a worker taking
+        // the notification over waits for this commit and then finds the lease extended.
+        if (!(await this.checkpoint(notification.id, {}, manager))) throw new LeaseLost();
+        const matched = await this.audiences.snapshot(
+          manager,
+          notification.id,
+          pass,
+          resolved.condition,
+        );
+        const evaluated = { audienceSize: matched, audience };
+        if (!(await this.checkpoint(notification.id, evaluated, manager))) throw new LeaseLost();
+        return matched;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLost) return null;
+        throw error;
+      });
+    if (size === null) return false;
+    Object.assign(notification, { audienceSize: size, audience });
+    this.logger.log({ notificationId: notification.id, holders: size }, 'Audience evaluated');
+    return true;
   }
 
   /** Each platform in turn, then the final status from their outcomes. */
@@ -190,4 +259,17 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     }
     return held;
   }
+}
+
+/** Why a notification's audience cannot be evaluated, for its failure reason; null: not known. */
+function unresolvable(error: unknown): string | null {
+  if (error instanceof NotFoundError) {
+    return 'The segment was deleted before the notification went out';
+  }
+  if (error instanceof InvalidInputError) {
+    // The pass lost a face field the audience names since the notification was written.
+    const problems = Object.entries(error.context ?? {}).map(([at, why]) => `${at} ${String(why)}`);
+    return `The audience no longer fits the pass: ${problems.join('; ')}`;
+  }
+  return null;
 }

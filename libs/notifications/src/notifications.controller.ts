@@ -40,7 +40,24 @@ const DELIVERY_DESCRIPTION =
   'WalletA: the message becomes a field of the pass (label: the pass notificationHeader) whose changeMessage shows it on the lock screen; every registered device is pushed. ' +
   "WalletB: the message is added to the pass on Google's side and shows on the back of the pass; Google lets 3 messages per pass in 24 hours notify holders, later ones are still added but without a notification. " +
   'Delivery moves Initializing → Processing → Finalizing → Published, or Failed / AppleFailedGoogleSuccess / AppleSuccessGoogleFailed (see failureReason). ' +
-  'Scheduled notifications go out within seconds of scheduledTime.';
+  'Scheduled notifications go out within seconds of scheduledTime. ' +
+  'Whom it reaches: holderIds (chosen holders), audience or segmentId (the holders matched when it is sent: audienceSize), at most one of them; none: every holder and the shared pass.';
+
+const BAD_TARGET = {
+  description:
+    'An invalid field; more than one of holderIds, audience and segmentId (keyed by each); an ' +
+    'audience keyed by the path of its bad node; a segmentId that is no segment of the pass',
+  type: ErrorBody,
+  example: {
+    txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
+    timestamp: '2026-01-31T12:00:00.000Z',
+    errorCode: 'INVALID_INPUT',
+    context: {
+      audience: 'give only one of holderIds, audience, segmentId',
+      segmentId: 'give only one of holderIds, audience, segmentId',
+    },
+  },
+};
 
 /** Room for `holderIds` at its longest (1,000 ids) besides the other fields. */
 const TARGETED_BODY_LIMITS = {
@@ -67,7 +84,7 @@ export class NotificationsController {
     description: `No status sends it now; \`Draft\` keeps it; \`Scheduled\` (with scheduledTime) sends it then. ${DELIVERY_DESCRIPTION}`,
   })
   @ApiCreatedResponse({ type: NotificationResponse })
-  @ApiBadRequestResponse({ type: ErrorBody })
+  @ApiBadRequestResponse(BAD_TARGET)
   @ApiNotFoundResponse({ description: 'Unknown pass', type: ErrorBody })
   async create(
     @CurrentWorkspace() workspaceId: string,
@@ -138,10 +155,13 @@ export class NotificationsController {
   @BodyLimits(TARGETED_BODY_LIMITS)
   @ApiOperation({
     summary: 'Update a Draft or Scheduled notification',
-    description: DELIVERY_DESCRIPTION,
+    description:
+      'Setting one of holderIds, audience and segmentId clears the other two; null clears one. ' +
+      'Moving the notification to another pass checks them against that pass. ' +
+      DELIVERY_DESCRIPTION,
   })
   @ApiOkResponse({ type: NotificationResponse })
-  @ApiBadRequestResponse({ type: ErrorBody })
+  @ApiBadRequestResponse(BAD_TARGET)
   @ApiNotFoundResponse({ type: ErrorBody })
   @ApiConflictResponse({ description: 'No longer Draft or Scheduled', type: ErrorBody })
   async update(

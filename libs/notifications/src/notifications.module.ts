@@ -1,5 +1,5 @@
 import { AuthModule } from '@app/auth';
-import { PassesModule } from '@app/passes';
+import { PassesModule, SegmentsService } from '@app/passes';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
 import { RetentionWorker } from '@app/core';
@@ -48,7 +48,15 @@ import { NotificationsService } from './notifications.service';
   exports: [NotificationsService, NotificationWorker, NotificationShardWorker],
 })
 export class NotificationsModule {
-  constructor(retention: RetentionWorker) {
+  constructor(
+    retention: RetentionWorker,
+    segments: SegmentsService,
+    notifications: NotificationsService,
+  ) {
+    // A segment a notification is still to be sent to cannot be deleted (409).
+    segments.registerUseCheck((workspaceId, segmentId) =>
+      notifications.segmentInUse(workspaceId, segmentId),
+    );
     // Deliveries of a notification that has its final status are read by nothing but support;
     // the notification and its counters stay.
     const finals = FINAL_STATUSES.map((status) => `'${status}'`).join(', ');
@@ -66,6 +74,16 @@ export class NotificationsModule {
       key: 'id',
       expired: ({ cutoff }) => ({
         where: `state = 'done' AND updated_time < ? AND notification_id IN (SELECT id FROM notification WHERE status IN (${finals}))`,
+        parameters: [cutoff],
+      }),
+    });
+    // The holders an audience matched when a notification was sent: read only while it is
+    // delivered. Their key is (snapshot, holder); a bulk change's snapshot is not ours to delete.
+    retention.register({
+      table: 'audience_member',
+      key: ['snapshot_id', 'holder_id'],
+      expired: ({ cutoff }) => ({
+        where: `snapshot_id IN (SELECT id FROM notification WHERE status IN (${finals}) AND published_time < ?)`,
         parameters: [cutoff],
       }),
     });

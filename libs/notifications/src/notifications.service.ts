@@ -11,17 +11,19 @@ import {
   stampUpdated,
   type Page,
 } from '@app/core';
-import { Holder, PassesService } from '@app/passes';
+import { AudiencesService, Holder, PassesService, type Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, In, IsNull, Repository } from 'typeorm';
 import type { ListNotificationsQuery } from './dto/list-notifications.query';
 import type { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
 import {
+  ACTIVE_STATUSES,
   EDITABLE_STATUSES,
   Notification,
   type NotificationStatus,
 } from './entities/notification.entity';
+import { nextTarget, type NotificationTarget } from './notification-target';
 import { NotificationWorker } from './notification.worker';
 
 /** A scheduled time this far in the past is taken as a mistake rather than "send now". */
@@ -40,6 +42,7 @@ export class NotificationsService {
     private readonly dataSource: DataSource,
     @InjectRepository(Notification) private readonly notifications: Repository<Notification>,
     private readonly passes: PassesService,
+    private readonly audiences: AudiencesService,
     private readonly worker: NotificationWorker,
   ) {
     this.rows = new EntityRows(dataSource, Notification, 'n');
@@ -55,7 +58,9 @@ export class NotificationsService {
     const status = input.status ?? 'Processing';
     const scheduledTime = parseTime(input.scheduledTime);
     checkSendable(status, input.notificationMessage ?? null, scheduledTime);
-    const holderIds = await this.checkHolderIds(workspaceId, pass.id, input.holderIds ?? null);
+    const target = nextTarget(input);
+    await this.checkAudience(workspaceId, pass, target);
+    const holderIds = await this.checkHolderIds(workspaceId, pass.id, target.holderIds);
 
     const notification = stampCreated(
       this.notifications.create({
@@ -65,6 +70,9 @@ export class NotificationsService {
         notificationName: input.notificationName,
         notificationMessage: input.notificationMessage ?? null,
         holderIds,
+        segmentId: target.segmentId,
+        audience: target.audience,
+        audienceSize: null,
         status,
         scheduledTime,
         publishedTime: null,
@@ -145,31 +153,38 @@ export class NotificationsService {
   ): Promise<Notification> {
     const current = await this.get(workspaceId, id);
     assertEditable(current.status);
-    const passId =
+    const movedTo =
       input.passSerialNumber === undefined || input.passSerialNumber === current.passId
-        ? current.passId
-        : (await this.passes.getEntity(workspaceId, input.passSerialNumber)).id;
-    const pass =
-      passId === current.passId ? null : await this.passes.getEntity(workspaceId, passId);
+        ? null
+        : await this.passes.getEntity(workspaceId, input.passSerialNumber);
+    const passId = movedTo?.id ?? current.passId;
     const status = input.status ?? current.status;
     const scheduledTime =
       input.scheduledTime === undefined ? current.scheduledTime : parseTime(input.scheduledTime);
     const message = input.notificationMessage ?? current.notificationMessage;
     checkSendable(status, message, scheduledTime);
+    const target = nextTarget(input, current);
+    // An audience or segment given now is checked; one kept is checked again only against
+    // another pass (its face fields, its segments), as holders chosen for one pass are below.
+    if (movedTo !== null || (input.audience ?? input.segmentId ?? null) !== null) {
+      await this.checkAudience(
+        workspaceId,
+        movedTo ?? (await this.passes.getEntity(workspaceId, passId)),
+        target,
+      );
+    }
     // Holders chosen for one pass are no holders of another: they are checked again.
-    const holderIds = await this.checkHolderIds(
-      workspaceId,
-      passId,
-      input.holderIds === undefined ? current.holderIds : input.holderIds,
-    );
+    const holderIds = await this.checkHolderIds(workspaceId, passId, target.holderIds);
 
     const changes: Partial<Notification> = stampUpdated(
       {
         passId,
-        ...(pass ? { accountId: pass.accountId } : {}),
+        ...(movedTo ? { accountId: movedTo.accountId } : {}),
         notificationName: input.notificationName ?? current.notificationName,
         notificationMessage: message,
         holderIds,
+        segmentId: target.segmentId,
+        audience: target.audience,
         status,
         scheduledTime,
       } as Notification,
@@ -183,6 +198,46 @@ export class NotificationsService {
     if (result.affected !== 1) assertEditable((await this.get(workspaceId, id)).status);
     if (status !== 'Draft') this.worker.kick();
     return this.get(workspaceId, id);
+  }
+
+  /**
+   * An audience read against the pass's face fields (400 keyed by its path, `audience.all.1.gte`)
+   * and a segment of this very pass (400 otherwise, as for `holderIds`: it is the body that is
+   * wrong, not the path).
+   */
+  private async checkAudience(
+    workspaceId: string,
+    pass: Pass,
+    target: NotificationTarget,
+  ): Promise<void> {
+    if (target.audience !== null) this.audiences.read(pass, target.audience);
+    if (target.segmentId !== null) {
+      await this.audiences.segment(workspaceId, pass.id, target.segmentId).catch((error) => {
+        if (!(error instanceof NotFoundError)) throw error;
+        throw new InvalidInputError({ segmentId: 'is not a segment of this pass' });
+      });
+    }
+  }
+
+  /**
+   * Why a segment cannot be deleted now (DESIGN.md §11), for `SegmentsService`: a Draft or
+   * Scheduled notification uses it, or one about to go out whose audience is not read yet (it
+   * would fail for want of its segment). Null when none does.
+   */
+  async segmentInUse(workspaceId: string, segmentId: string): Promise<string | null> {
+    const user = await this.notifications.findOne({
+      select: { id: true, notificationName: true, status: true },
+      where: [
+        { workspaceId, segmentId, status: In(EDITABLE_STATUSES) },
+        { workspaceId, segmentId, status: In(ACTIVE_STATUSES), audienceSize: IsNull() },
+      ],
+      order: { id: 'ASC' },
+    });
+    if (user === null) return null;
+    const what = `The ${user.status} notification "${user.notificationName}" (${user.id})`;
+    return EDITABLE_STATUSES.includes(user.status)
+      ? `${what} is sent to this segment: delete it or give it another audience first`
+      : `${what} is being sent to this segment: try again once it has gone out`;
   }
 
   /**

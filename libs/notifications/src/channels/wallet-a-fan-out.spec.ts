@@ -102,12 +102,13 @@ describe('WalletAFanOut.cut', () => {
   afterAll(() => dataSource.destroy());
 
   /**
-   * A notification being delivered by worker `w1` (to `holderIds`, if given), and `devices`
-   * registrations of its pass (each of `holderOf(n)`'s copy, or of the shared pass).
+   * A notification being delivered by worker `w1` (to `holderIds`, or to the holders of its
+   * audience `snapshot`, if given), and `devices` registrations of its pass (each of
+   * `holderOf(n)`'s copy, or of the shared pass).
    */
   async function scene(
     devices: number,
-    { holderIds = null, holderOf = () => null }: SceneOptions = {},
+    { holderIds = null, snapshot = null, holderOf = () => null }: SceneOptions = {},
   ) {
     const now = new Date();
     const passId = newId();
@@ -132,6 +133,9 @@ describe('WalletAFanOut.cut', () => {
       notificationName: 'n',
       notificationMessage: 'm',
       holderIds,
+      segmentId: null,
+      audience: snapshot === null ? null : { tag: 'gold' },
+      audienceSize: snapshot === null ? null : snapshot.length,
       status: 'Processing' as const,
       scheduledTime: null,
       publishedTime: null,
@@ -148,6 +152,12 @@ describe('WalletAFanOut.cut', () => {
       updatedBy: null,
     };
     await dataSource.getRepository(Notification).insert(notification);
+    for (const holderId of snapshot ?? []) {
+      await dataSource.query('INSERT INTO audience_member (snapshot_id, holder_id) VALUES (?, ?)', [
+        notification.id,
+        holderId,
+      ]);
+    }
     const lease = (workerId: string) =>
       new Lease<Notification>(dataSource, {
         entity: Notification,
@@ -170,6 +180,7 @@ describe('WalletAFanOut.cut', () => {
   }
   interface SceneOptions {
     holderIds?: string[] | null;
+    snapshot?: string[] | null;
     holderOf?: (n: number) => string | null;
   }
 
@@ -248,6 +259,28 @@ describe('WalletAFanOut.cut', () => {
     expect(await fanOut.cut(notification, 4, checkpointOf('w1'))).toBe(3);
     const ranges = await shards();
     // The boundaries step over the reached devices only: 4, 4 and the last 2.
+    expect(ranges.map((s) => s.upToId)).toEqual([reached[3], reached[7], null]);
+    expect(members(ranges, reached).map((m) => m.length)).toEqual([4, 4, 2]);
+  });
+
+  it("cuts only the devices of the audience's holders, of those still Active (a snapshot)", async () => {
+    const [matched, voided, other] = [
+      await holder('Active'),
+      await holder('Voided'),
+      await holder('Active'),
+    ];
+    const holders = [matched, voided, other];
+    const { notification, checkpointOf, shards, registrations } = await scene(40, {
+      snapshot: [matched, voided],
+      holderOf: (n) => (n % 4 === 0 ? null : holders[(n % 4) - 1]),
+    });
+    const reached = registrations
+      .filter((r) => r.holderId === matched)
+      .map((r) => r.id)
+      .sort();
+    expect(reached).toHaveLength(10);
+    expect(await fanOut.cut(notification, 4, checkpointOf('w1'))).toBe(3);
+    const ranges = await shards();
     expect(ranges.map((s) => s.upToId)).toEqual([reached[3], reached[7], null]);
     expect(members(ranges, reached).map((m) => m.length)).toEqual([4, 4, 2]);
   });

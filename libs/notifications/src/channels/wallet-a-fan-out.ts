@@ -33,8 +33,14 @@ export interface ShardRange {
   upToId: string | null;
 }
 
-/** Whom a notification's WalletA fan-out reaches: what it reads, where it starts. */
-export type FanOutAudience = Pick<Notification, 'id' | 'passId' | 'holderIds' | 'attempts'>;
+/**
+ * Whom a notification's WalletA fan-out reaches: what it reads, where it starts. With
+ * `audienceSize` set, the holders written into `audience_member` under its id.
+ */
+export type FanOutAudience = Pick<
+  Notification,
+  'id' | 'passId' | 'holderIds' | 'audienceSize' | 'attempts'
+>;
 
 /** Where a shard's push starts and ends. */
 export type FanOutShard = Pick<
@@ -86,7 +92,8 @@ export async function cutRanges(
 
 /**
  * WalletA's fan-out of one notification: the one filtered query over `wallet_a_registration`
- * that decides who is reached (the pass's devices, or the chosen holders' devices), cut into
+ * that decides who is reached (the pass's devices, the chosen holders' devices, or those of the
+ * holders its audience matched), cut into
  * ranges, and each range pushed with every device's outcome recorded, so a resumed range skips
  * the devices already recorded.
  */
@@ -238,7 +245,9 @@ export class WalletAFanOut {
    * Left to itself MariaDB plans a `ref` on (pass_id, removed_time) and filters `r.id > ?`
    * row by row, so every keyset step and every batch reads the pass's registrations from the
    * first one: quadratic in the audience. At 1,000,000 devices the cut into shards took 16.8 s
-   * that way and 0.35 s along the index; the batch reads 17.2 s against 4.4 s. Chosen holders
+   * that way and 0.35 s along the index; the batch reads 17.2 s against 4.4 s. An audience's
+   * holders are read along it too: each registration of the pass is then tested against the
+   * snapshot by its primary key, so the steps stay ranges from their cursor. Chosen holders
    * are found through their own index (`holder_id IN`), which the planner picks by itself.
    */
   private registrations(notification: FanOutAudience): string {
@@ -250,8 +259,9 @@ export class WalletAFanOut {
   /**
    * The filter on `wallet_a_registration r` for the recipients after `after` and up to `upTo`:
    * the pass's registered devices, or with `holderIds` those of the chosen holders still Active
-   * (the message went on theirs). The one definition of whom the fan-out reaches, for the cut
-   * and for the push.
+   * (the message went on theirs), or with an audience evaluated (`audienceSize`) those of the
+   * holders of its snapshot still Active. The one definition of whom the fan-out reaches, for
+   * the cut and for the push.
    */
   private recipients(
     notification: FanOutAudience,
@@ -275,6 +285,12 @@ export class WalletAFanOut {
         "EXISTS (SELECT 1 FROM holder h WHERE h.id = r.holder_id AND h.status = 'Active')",
       );
       params.push(...holderIds);
+    } else if (notification.audienceSize !== null) {
+      where.push(
+        'EXISTS (SELECT 1 FROM audience_member m WHERE m.snapshot_id = ? AND m.holder_id = r.holder_id)',
+        "EXISTS (SELECT 1 FROM holder h WHERE h.id = r.holder_id AND h.status = 'Active')",
+      );
+      params.push(notification.id);
     }
     return { where: where.join(' AND '), params };
   }

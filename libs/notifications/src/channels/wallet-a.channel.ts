@@ -20,7 +20,9 @@ class LeaseLost extends Error {}
 /**
  * WalletA: the message becomes the pass's notification field and the pass version moves on
  * (once: `preparedVersion`, status Initializing → Processing), or with `holderIds` the chosen
- * holders' own message field and versions; then the registered devices (of those holders) are
+ * holders' own message field and versions, or with an audience or a segment those of the holders
+ * it matched when sent (`audienceSize` set: the worker wrote them into `audience_member`); then
+ * the registered devices (of those holders) are
  * cut into shards (once: `shardCount`), which this worker and any other push
  * ({@link NotificationShardWorker}), each outcome recorded per device so that devices already
  * recorded are skipped on resume; once every shard is done, Processing → Finalizing. The
@@ -61,7 +63,8 @@ export class WalletANotificationChannel implements NotificationChannel {
 
   /**
    * Puts the message on the pass (its WalletA notification field) and moves the version on; or,
-   * for chosen holders (`holderIds`), on those holders' passes only, moving their versions on.
+   * for chosen holders (`holderIds`) or an audience's, on those holders' passes only, moving
+   * their versions on.
    */
   private async prepare(
     notification: Notification,
@@ -79,7 +82,22 @@ export class WalletANotificationChannel implements NotificationChannel {
           message: notification.notificationMessage ?? '',
         });
         let version = pass.version;
-        if (notification.holderIds === null) {
+        if (notification.holderIds !== null) {
+          await changes.messageHolders(
+            pass.id,
+            notification.holderIds,
+            message(pass.notificationHeader),
+            now,
+          );
+        } else if (notification.audienceSize !== null) {
+          // The holders its audience matched when it was sent (the worker wrote them down).
+          await changes.messageSnapshot(
+            pass,
+            notification.id,
+            message(pass.notificationHeader),
+            now,
+          );
+        } else {
           const locked = await changes.bumpPassVersion(
             { id: pass.id },
             (current) => ({ walletAMessage: message(current.notificationHeader) }),
@@ -87,13 +105,6 @@ export class WalletANotificationChannel implements NotificationChannel {
           );
           if (locked === null) throw new LeaseLost();
           version = locked.version;
-        } else {
-          await changes.messageHolders(
-            pass.id,
-            notification.holderIds,
-            message(pass.notificationHeader),
-            now,
-          );
         }
         const held = await checkpoint(
           { preparedVersion: version, status: 'Processing', sentTime: now },

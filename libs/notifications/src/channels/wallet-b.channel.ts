@@ -1,6 +1,7 @@
-import type { Pass } from '@app/passes';
-import { WalletBService } from '@app/wallet-b';
+import { AudiencesService, type Pass } from '@app/passes';
+import { WalletBService, type WalletBMessageInput, type WalletBSendResult } from '@app/wallet-b';
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import type { Notification } from '../entities/notification.entity';
 import type {
   ChannelResult,
@@ -8,16 +9,25 @@ import type {
   NotificationChannel,
 } from './notification-channel';
 
+/** Holders of an audience's snapshot read and sent to per call: memory stays flat. */
+export const SNAPSHOT_PAGE = 1000;
+
 /**
  * WalletB: the message is added to the pass's class, which shows it to every holder of the
- * pass, or with `holderIds` to the chosen holders' own objects only. Google's answer is checkpointed on the notification, so a resumed delivery reports it
- * again instead of sending twice (and WalletBService dedupes by the notification id anyway).
+ * pass, or with `holderIds` to the chosen holders' own objects only, or with an audience or a
+ * segment to the objects of the holders it matched when sent (`audienceSize` set), page by page.
+ * Google's answer is checkpointed on the notification, so a resumed delivery reports it again
+ * instead of sending twice (and WalletBService dedupes by the notification id and holder anyway).
  */
 @Injectable()
 export class WalletBNotificationChannel implements NotificationChannel {
   readonly platform = 'google';
 
-  constructor(private readonly walletB: WalletBService) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly walletB: WalletBService,
+    private readonly audiences: AudiencesService,
+  ) {}
 
   async deliver(
     notification: Notification,
@@ -37,9 +47,11 @@ export class WalletBNotificationChannel implements NotificationChannel {
       body: notification.notificationMessage ?? '',
     };
     const sent =
-      notification.holderIds === null
-        ? await this.walletB.sendMessage(pass, message)
-        : await this.walletB.sendHolderMessages(pass, notification.holderIds, message);
+      notification.holderIds !== null
+        ? await this.walletB.sendHolderMessages(pass, notification.holderIds, message)
+        : notification.audienceSize !== null
+          ? await this.sendToSnapshot(notification, pass, message)
+          : await this.walletB.sendMessage(pass, message);
     const result: ChannelResult =
       sent.status === 'sent'
         ? { outcome: 'success', sent: sent.recipients, reason: null }
@@ -49,5 +61,41 @@ export class WalletBNotificationChannel implements NotificationChannel {
       googleNotificationSentCount: result.sent,
     });
     return held ? result : null;
+  }
+
+  /**
+   * {@link WalletBService.sendHolderMessages} over the notification's snapshot, a page of holder
+   * ids at a time, the answers added up as one: sent when Google took it for some object or no
+   * holder had one, failed when it refused every one (or WalletB cannot send at all, which the
+   * first call says even for an empty snapshot).
+   */
+  private async sendToSnapshot(
+    notification: Notification,
+    pass: Pass,
+    message: WalletBMessageInput,
+  ): Promise<WalletBSendResult> {
+    let recipients = 0;
+    let notified = false;
+    let failure: string | null = null;
+    let after: string | null = null;
+    for (;;) {
+      const page = await this.audiences.snapshotPage(
+        this.dataSource.manager,
+        notification.id,
+        after,
+        SNAPSHOT_PAGE,
+      );
+      const sent = await this.walletB.sendHolderMessages(pass, page, message);
+      if (sent.status === 'sent') {
+        recipients += sent.recipients;
+        notified ||= sent.notified;
+      } else {
+        failure ??= sent.reason;
+      }
+      if (page.length < SNAPSHOT_PAGE) break;
+      after = page[page.length - 1];
+    }
+    if (failure !== null && recipients === 0) return { status: 'failed', reason: failure };
+    return { status: 'sent', recipients, notified };
   }
 }

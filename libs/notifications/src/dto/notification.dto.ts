@@ -7,6 +7,7 @@ import {
   ReadOnly,
   Required,
 } from '@app/core';
+import { AUDIENCE_PROPERTY } from '@app/passes';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -17,6 +18,7 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -25,7 +27,11 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { REQUESTABLE_STATUSES, type RequestableStatus } from '../entities/notification.entity';
+import {
+  REQUESTABLE_STATUSES,
+  type JsonObject,
+  type RequestableStatus,
+} from '../entities/notification.entity';
 
 const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 const ISO_MESSAGE = { message: 'must be an ISO 8601 date-time with a time zone' };
@@ -33,6 +39,11 @@ const ISO_MESSAGE = { message: 'must be an ISO 8601 date-time with a time zone' 
 export const MAX_MESSAGE_LENGTH = 1000;
 /** DESIGN.md §6: a notification reaches at most this many chosen holders. */
 export const MAX_TARGETED_HOLDERS = 1000;
+
+/** What every one of the three ways to choose whom a notification reaches says. */
+const TARGETS =
+  'At most one of holderIds, audience and segmentId (400 otherwise); setting one (PATCH) ' +
+  'clears the others; none, or all null: every holder and the shared pass.';
 
 /** Fields a client may send back although delivery owns them. */
 class NotificationReadOnlyFields {
@@ -42,6 +53,7 @@ class NotificationReadOnlyFields {
   @ReadOnly() appleNotificationSentCount?: unknown;
   @ReadOnly() googleNotificationSentCount?: unknown;
   @ReadOnly() totalNotificationSentCount?: unknown;
+  @ReadOnly() audienceSize?: unknown;
   @ReadOnly() notificationStats?: unknown;
   @ReadOnly() accountId?: unknown;
   @ReadOnly() workspaceId?: unknown;
@@ -92,8 +104,8 @@ class NotificationContentFields extends NotificationReadOnlyFields {
     description:
       'Ids of holders of the pass (personal passes) to reach only them: the message goes on ' +
       "their passes only (WalletA: their passes' lock screens; WalletB: their objects, not the " +
-      'class). Absent or null: every holder and the shared pass. Each must be an Active holder ' +
-      'of the pass.',
+      'class). Each must be an Active holder of the pass. ' +
+      TARGETS,
     example: ['019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b'],
   })
   @IsOptional()
@@ -104,6 +116,36 @@ class NotificationContentFields extends NotificationReadOnlyFields {
   @IsString({ each: true })
   @Matches(ID_PATTERN, { each: true, ...ID_MESSAGE })
   holderIds?: string[] | null;
+
+  @ApiPropertyOptional({
+    ...AUDIENCE_PROPERTY,
+    nullable: true,
+    description:
+      'The holders of the pass to reach, by who they are: evaluated when the notification is ' +
+      'sent (a Scheduled one reaches whoever matches at its time); only their devices and ' +
+      "WalletB objects get the message, not the shared pass's devices. No limit on how many " +
+      `match. ${TARGETS} ${AUDIENCE_PROPERTY.description}`,
+  })
+  @IsOptional()
+  @ValidateIf((_object, value) => value !== null)
+  @IsObject()
+  audience?: JsonObject | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    pattern: ID_PATTERN.source,
+    description:
+      'A segment of the pass to reach: its audience as it is when the notification is sent. ' +
+      `While a Draft or Scheduled notification uses it, the segment cannot be deleted. ${TARGETS}`,
+    example: '019a2b3c-6666-7f60-8a1b-2c3d4e5f6a7b',
+  })
+  @IsOptional()
+  @ValidateIf((_object, value) => value !== null)
+  @IsString()
+  @MaxLength(64)
+  @Matches(ID_PATTERN, ID_MESSAGE)
+  segmentId?: string | null;
 }
 
 export class UpdateNotificationDto extends NotificationContentFields {

@@ -1,3 +1,4 @@
+import { AUDIENCE_EXAMPLE, type AudienceJson } from '@app/passes';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { NotificationConfirmation } from '../delivery/delivery.service';
 import {
@@ -58,9 +59,35 @@ export class NotificationResponse {
     type: [String],
     nullable: true,
     description:
-      'The holders it reaches (their passes only); null: every holder and the shared pass',
+      'The holders it reaches (their passes only). holderIds, segmentId and audience all null: ' +
+      'every holder and the shared pass',
   })
   holderIds!: string[] | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The segment of the pass whose holders it reaches (read when it is sent)',
+  })
+  segmentId!: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: AUDIENCE_EXAMPLE,
+    description:
+      'The audience it reaches: as given; for a segment, null until it is sent, then the ' +
+      "segment's audience as it was evaluated",
+  })
+  audience!: AudienceJson | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 1840,
+    description:
+      'Holders the audience or segment matched when the notification was sent; null before, ' +
+      'and for a notification to holderIds or to everyone',
+  })
+  audienceSize!: number | null;
   @ApiProperty({ enum: NOTIFICATION_STATUSES }) status!: NotificationStatus;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) scheduledTime!: string | null;
   @ApiProperty({
@@ -79,12 +106,12 @@ export class NotificationResponse {
   sentTime!: string | null;
   @ApiProperty({
     description:
-      "WalletA devices APNs accepted the push for (with holderIds: those holders' devices)",
+      "WalletA devices APNs accepted the push for (with holderIds, an audience or a segment: those holders' devices)",
   })
   appleNotificationSentCount!: number;
   @ApiProperty({
     description:
-      'WalletB holders of the pass when Google accepted the message (with holderIds: the targeted holders whose objects got it)',
+      'WalletB holders of the pass when Google accepted the message (with holderIds, an audience or a segment: the targeted holders whose objects got it)',
   })
   googleNotificationSentCount!: number;
   @ApiProperty() totalNotificationSentCount!: number;
@@ -117,6 +144,9 @@ const EXAMPLE_NOTIFICATION: NotificationResponse = {
   notificationName: 'Weekend promo',
   notificationMessage: 'Double points this weekend!',
   holderIds: null,
+  segmentId: null,
+  audience: null,
+  audienceSize: null,
   status: 'Published',
   scheduledTime: null,
   publishedTime: '2026-01-31T12:00:02.140Z',
@@ -161,6 +191,9 @@ export function toNotificationResponse(
     notificationName: notification.notificationName,
     notificationMessage: notification.notificationMessage,
     holderIds: notification.holderIds,
+    segmentId: notification.segmentId,
+    audience: notification.audience,
+    audienceSize: notification.audienceSize,
     status: notification.status,
     scheduledTime: iso(notification.scheduledTime),
     publishedTime: iso(notification.publishedTime),

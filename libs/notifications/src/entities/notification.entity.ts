@@ -14,6 +14,13 @@ export const NOTIFICATION_STATUSES = [
 ] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
+/** Delivery is under way: a worker holds the notification, or takes it when its lease runs out. */
+export const ACTIVE_STATUSES: readonly NotificationStatus[] = [
+  'Initializing',
+  'Processing',
+  'Finalizing',
+];
+
 /** Where delivery ends: nothing changes a notification in these statuses any more. */
 export const FINAL_STATUSES: readonly NotificationStatus[] = [
   'Published',
@@ -30,6 +37,13 @@ export type RequestableStatus = (typeof REQUESTABLE_STATUSES)[number];
 export const EDITABLE_STATUSES: NotificationStatus[] = ['Draft', 'Scheduled'];
 
 export type PlatformOutcome = 'success' | 'failed';
+
+/**
+ * A JSON object as a column keeps it (an audience): its values are objects, arrays or scalars.
+ * Typed one level deep, not `Record<string, unknown>`: TypeORM's update types cannot take
+ * `unknown` values, and a recursive JSON type is too deep for them.
+ */
+export type JsonObject = Record<string, object | string | number | boolean | null>;
 
 @Entity({ name: 'notification' })
 export class Notification extends Leased(WorkspaceOwnedEntity) {
@@ -68,11 +82,33 @@ export class Notification extends Leased(WorkspaceOwnedEntity) {
   @Column({ name: 'total_sent_count', type: 'int', default: 0 })
   totalNotificationSentCount!: number;
 
-  /** The pass version that carries this notification's message (set once, when prepared). */
   /** The holders the notification reaches (DESIGN.md §6); null: every holder and the shared pass. */
   @Column({ name: 'holder_ids', type: 'simple-json', nullable: true })
   holderIds!: string[] | null;
 
+  /**
+   * The segment of the pass whose holders it reaches (DESIGN.md §11), its audience read when the
+   * notification is sent. At most one of `holderIds`, `audience` and `segmentId` is set.
+   */
+  @Column({ name: 'segment_id', type: 'varchar', length: 36, nullable: true })
+  segmentId!: string | null;
+
+  /**
+   * The audience it reaches: as given, or for a segment the segment's audience as it was when
+   * the notification was sent (null until then).
+   */
+  @Column({ type: 'simple-json', nullable: true })
+  audience!: JsonObject | null;
+
+  /**
+   * The holders the audience (or segment) matched when the notification was sent, kept in
+   * `audience_member` under the notification's id; null before, and for any other notification.
+   * Set once, with that snapshot: a resumed delivery reaches the same holders.
+   */
+  @Column({ name: 'audience_size', type: 'int', nullable: true })
+  audienceSize!: number | null;
+
+  /** The pass version that carries this notification's message (set once, when prepared). */
   @Column({ name: 'prepared_version', type: 'int', nullable: true })
   preparedVersion!: number | null;
 

@@ -1,0 +1,70 @@
+import { InvalidInputError } from '@app/core';
+import {
+  EVERYONE,
+  nextTarget,
+  targetsAudience,
+  type NotificationTarget,
+} from './notification-target';
+
+const AUDIENCE = { tag: 'gold' };
+const SEGMENT = '019a2b3c-6666-7f60-8a1b-2c3d4e5f6a7b';
+const HOLDERS = ['019a2b3c-5555-7f60-8a1b-2c3d4e5f6a7b'];
+
+const contextOf = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidInputError);
+    return (error as InvalidInputError).context;
+  }
+  throw new Error('expected a 400');
+};
+
+describe('nextTarget', () => {
+  it('takes the one target a create gives, or everyone', () => {
+    expect(nextTarget({})).toEqual(EVERYONE);
+    expect(nextTarget({ audience: AUDIENCE })).toEqual({ ...EVERYONE, audience: AUDIENCE });
+    expect(nextTarget({ segmentId: SEGMENT, holderIds: null })).toEqual({
+      ...EVERYONE,
+      segmentId: SEGMENT,
+    });
+  });
+
+  it('refuses more than one, keyed by each one given (nulls are not given)', () => {
+    expect(contextOf(() => nextTarget({ audience: AUDIENCE, segmentId: SEGMENT }))).toEqual({
+      audience: 'give only one of holderIds, audience, segmentId',
+      segmentId: 'give only one of holderIds, audience, segmentId',
+    });
+    expect(
+      Object.keys(
+        contextOf(() =>
+          nextTarget({ holderIds: HOLDERS, audience: AUDIENCE, segmentId: SEGMENT }),
+        ) ?? {},
+      ),
+    ).toEqual(['holderIds', 'audience', 'segmentId']);
+  });
+
+  it('on update, replaces the whole target with the one given, keeps it when none is', () => {
+    const byHolders: NotificationTarget = { ...EVERYONE, holderIds: HOLDERS };
+    expect(nextTarget({ segmentId: SEGMENT }, byHolders)).toEqual({
+      ...EVERYONE,
+      segmentId: SEGMENT,
+    });
+    expect(nextTarget({}, byHolders)).toEqual(byHolders);
+    // A null clears its own field only: clearing another one leaves the target as it was.
+    expect(nextTarget({ audience: null }, byHolders)).toEqual(byHolders);
+    expect(nextTarget({ holderIds: null }, byHolders)).toEqual(EVERYONE);
+    expect(() => nextTarget({ audience: AUDIENCE, holderIds: HOLDERS }, byHolders)).toThrow(
+      InvalidInputError,
+    );
+  });
+});
+
+describe('targetsAudience', () => {
+  it('is true for an audience or a segment only', () => {
+    expect(targetsAudience(EVERYONE)).toBe(false);
+    expect(targetsAudience({ ...EVERYONE, holderIds: HOLDERS })).toBe(false);
+    expect(targetsAudience({ ...EVERYONE, audience: AUDIENCE })).toBe(true);
+    expect(targetsAudience({ ...EVERYONE, segmentId: SEGMENT })).toBe(true);
+  });
+});

@@ -1,0 +1,47 @@
+import { InvalidInputError } from '@app/core';
+import type { Notification } from './entities/notification.entity';
+
+/**
+ * Whom a notification reaches (DESIGN.md §6 and §11): chosen holders of its pass, an audience,
+ * a segment of its pass, or (all three null) every holder and the shared pass.
+ */
+export type NotificationTarget = Pick<Notification, 'holderIds' | 'audience' | 'segmentId'>;
+
+const TARGET_FIELDS = ['holderIds', 'audience', 'segmentId'] as const;
+
+export const EVERYONE: NotificationTarget = { holderIds: null, audience: null, segmentId: null };
+
+/** The three fields as a create or an update gives them: absent, null (none) or a value. */
+export type TargetInput = { [K in keyof NotificationTarget]?: NotificationTarget[K] };
+
+/**
+ * The target after a create (`current`: {@link EVERYONE}) or an update of `current`: a field
+ * given a value replaces the whole target (the other two are cleared); one given null clears
+ * itself; an absent one is kept. More than one given a value is a 400 keyed by each of them.
+ */
+export function nextTarget(
+  input: TargetInput,
+  current: NotificationTarget = EVERYONE,
+): NotificationTarget {
+  const given = TARGET_FIELDS.filter(
+    (field) => input[field] !== undefined && input[field] !== null,
+  );
+  if (given.length > 1) {
+    const message = `give only one of ${TARGET_FIELDS.join(', ')}`;
+    throw new InvalidInputError(Object.fromEntries(given.map((field) => [field, message])));
+  }
+  if (given.length === 1) return { ...EVERYONE, [given[0]]: input[given[0]] };
+  return {
+    holderIds: input.holderIds === null ? null : current.holderIds,
+    audience: input.audience === null ? null : current.audience,
+    segmentId: input.segmentId === null ? null : current.segmentId,
+  };
+}
+
+/**
+ * Whether the notification reaches the holders of an audience (given, or a segment's), whose
+ * snapshot it is delivered to once `audienceSize` is set.
+ */
+export function targetsAudience(notification: NotificationTarget): boolean {
+  return notification.audience !== null || notification.segmentId !== null;
+}
