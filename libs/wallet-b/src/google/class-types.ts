@@ -25,7 +25,7 @@ export const COLLECTIONS: Record<ClassType, ClassCollections> = {
  * The class type a pass gets on WalletB when its class is first made (DESIGN §9): a store card
  * (a pass that names no kind) is a loyalty card, a coupon an offer, a boarding pass a flight
  * when it flies and a transit ticket otherwise. A pass keeps the type it got: see
- * `WalletBService.classTypeOf`.
+ * `WalletBClassesService.classTypeOf`.
  */
 export function classTypeFor(metadata: KindMetadata): ClassType {
   switch (passTypeOf(metadata)) {
