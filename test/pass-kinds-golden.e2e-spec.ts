@@ -1,6 +1,6 @@
-import { Holder, Pass, passTypeOf, type PassMetadataDto } from '@app/passes';
-import { buildPassJson, type PassJsonContext } from '@app/wallet-a/package/pass-json';
-import { buildPassStrings } from '@app/wallet-a/package/pass-strings';
+import { Holder, Pass, type PassMetadataDto } from '@app/passes';
+import { buildPassFiles } from '@app/wallet-a/package/pass-files';
+import type { PassJsonContext } from '@app/wallet-a/package/pass-json';
 import {
   buildHolderObjectContent,
   buildObjectContent,
@@ -104,9 +104,9 @@ function localizedOf(metadata: PassMetadataDto): PassMetadataDto {
   };
 }
 
-/** A package's pass.json and pass.strings files, as PassPackageService puts them together. */
+/** A package's pass.json and pass.strings files, as PassPackageService builds them. */
 function walletAFiles(pass: Pass, holder?: Holder): Record<string, unknown> {
-  const passJson = buildPassJson(pass, {
+  const { passJson, strings } = buildPassFiles(pass, {
     ...CONTEXT,
     ...(holder === undefined
       ? {}
@@ -123,16 +123,8 @@ function walletAFiles(pass: Pass, holder?: Holder): Record<string, unknown> {
           },
         }),
   });
-  const strings = buildPassStrings(
-    passJson,
-    passTypeOf(pass.passMetadata),
-    pass.passMetadata.localizations,
-    new Set(Object.keys(holder?.fieldValues ?? {})),
-  );
-  // pass.json as the package holds it: its exact bytes, read back only to be shown indented.
-  const files: Record<string, unknown> = {
-    'pass.json': JSON.parse(Buffer.from(JSON.stringify(passJson)).toString('utf8')),
-  };
+  // pass.json's exact bytes, read back only to be shown indented.
+  const files: Record<string, unknown> = { 'pass.json': JSON.parse(passJson.toString('utf8')) };
   for (const [name, bytes] of strings) files[name] = stringsLines(bytes);
   return files;
 }
