@@ -4,18 +4,23 @@ import type { paths } from './contract/api-types';
 import {
   API_TYPES_FILE,
   generateApiTypes,
+  generateOpenApiFile,
   lintDocument,
+  OPENAPI_FILE,
   readApiTypes,
+  readOpenApiFile,
   writeApiTypes,
+  writeOpenApiFile,
 } from './contract/document';
 import { makePng } from './support/png';
 import { OWNER_EMAIL, OWNER_PASSWORD, startTestApp, type TestApp } from './support/test-app';
 
 /**
  * The OpenAPI document as a contract: it passes `redocly lint` (redocly.yaml), the committed
- * types generated from it (test/contract/api-types.ts) are up to date, and a client typed with
- * them drives a whole scenario against the app listening on a real port.
- * `CONTRACT_TYPES_WRITE=1` (npm run contract:types) rewrites the types instead of comparing.
+ * document (docs/openapi.json) and the types generated from it (test/contract/api-types.ts) are
+ * up to date, and a client typed with them drives a whole scenario against the app listening
+ * on a real port. `CONTRACT_TYPES_WRITE=1` (npm run contract:types) rewrites the document and
+ * the types instead of comparing.
  */
 describe('OpenAPI contract', () => {
   let testApp: TestApp;
@@ -55,6 +60,20 @@ describe('OpenAPI contract', () => {
     if (committed !== expected) {
       throw new Error(
         `${API_TYPES_FILE} is not up to date with the OpenAPI document: run npm run contract:types`,
+      );
+    }
+  });
+
+  it('has the committed OpenAPI document up to date (npm run contract:types)', async () => {
+    const expected = await generateOpenApiFile(document);
+    if (process.env.CONTRACT_TYPES_WRITE === '1') {
+      await writeOpenApiFile(expected);
+      console.log(`Wrote ${OPENAPI_FILE}`);
+      return;
+    }
+    if ((await readOpenApiFile()) !== expected) {
+      throw new Error(
+        `${OPENAPI_FILE} is not the document the app serves: run npm run contract:types`,
       );
     }
   });

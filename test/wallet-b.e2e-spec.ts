@@ -6,7 +6,7 @@ import {
   SyncJob,
   WalletBMessage,
   WalletBObject,
-  WalletBService,
+  WalletBMessagesService,
 } from '@app/wallet-b';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -327,7 +327,7 @@ describe('WalletB (Google Wallet) end to end', () => {
   });
 
   it('sends messages with TEXT_AND_NOTIFY, and beyond Google’s limit with TEXT', async () => {
-    const walletB = testApp.app.get(WalletBService);
+    const walletB = testApp.app.get(WalletBMessagesService);
     const results = [];
     for (let n = 1; n <= 4; n++) {
       results.push(
@@ -373,7 +373,7 @@ describe('WalletB (Google Wallet) end to end', () => {
         .expect(200);
     }
     const result = await testApp.app
-      .get(WalletBService)
+      .get(WalletBMessagesService)
       .sendMessage(await passEntity(other.id), { id: 'late', header: 'News', body: 'Late' });
     expect(result).toEqual({ status: 'sent', recipients: 0, notified: false });
     expect(fake.classes.get(otherClass)!.messages!.at(-1)).toMatchObject({
@@ -386,7 +386,7 @@ describe('WalletB (Google Wallet) end to end', () => {
     fake.reset();
     fake.failNext(1, 429, `/walletobjects/v1/genericClass/${classId}/addMessage`);
     const result = await testApp.app
-      .get(WalletBService)
+      .get(WalletBMessagesService)
       .sendMessage(await passEntity(), { id: 'after-429', header: 'News', body: 'Retried' });
     expect(result).toMatchObject({ status: 'sent' });
     expect(
@@ -400,7 +400,7 @@ describe('WalletB (Google Wallet) end to end', () => {
     fake.reset();
     fake.failNext(10, 500, `/walletobjects/v1/genericClass/${classId}/addMessage`);
     const result = await testApp.app
-      .get(WalletBService)
+      .get(WalletBMessagesService)
       .sendMessage(await passEntity(), { id: 'lost', header: 'News', body: 'Lost' });
     expect(result).toEqual({
       status: 'failed',
@@ -410,7 +410,7 @@ describe('WalletB (Google Wallet) end to end', () => {
   });
 
   it('sends a message id once, also when its first send did not finish', async () => {
-    const walletB = testApp.app.get(WalletBService);
+    const walletB = testApp.app.get(WalletBMessagesService);
     const messages = testApp.app.get(DataSource).getRepository(WalletBMessage);
     const atGoogle = (id: string) =>
       fake.classes.get(classId)!.messages!.filter((message) => message.id === id).length;
@@ -623,7 +623,7 @@ describe('WalletB without a service account', () => {
       .findOneByOrFail({ id: body.id });
     expect(
       await testApp.app
-        .get(WalletBService)
+        .get(WalletBMessagesService)
         .sendMessage(entity, { id: 'm', header: 'h', body: 'b' }),
     ).toEqual({
       status: 'failed',

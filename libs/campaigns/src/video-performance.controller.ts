@@ -19,13 +19,14 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { toCampaignDataResponse, toVideoPerformanceResponse } from './dto/campaign.response';
+import { toCampaignDataResponse } from './dto/campaign.response';
 import { VideoPerformanceArrayPipe } from './dto/video-performance-array.pipe';
 import {
   MAX_IMPORT_RECORDS,
   VideoPerformanceImportResponse,
   VideoPerformanceInputDto,
   VideoPerformancePage,
+  toVideoPerformanceResponse,
 } from './dto/video-performance.dto';
 import { VideoPerformanceService } from './video-performance.service';
 

@@ -33,7 +33,7 @@ const ALLOWED = [
   'libs/passes/src/pass-counters.ts: .update(Pass)',
   'libs/passes/src/pass-counters.ts: .update(Pass)',
   // The WalletA token, made once before the first package of the pass is signed.
-  'libs/wallet-a/src/passkit/pass-token.service.ts: const result = await this.passes.update(',
+  'libs/wallet-a/src/signing/pass-token.service.ts: const result = await this.passes.update(',
   // The link values of a pass inserted in the same transaction, before anyone saw it.
   'libs/passes/src/passes.service.ts: await manager.update(Pass, { id: pass.id }, { passMetadata: pass.passMetadata });',
 ];

@@ -20,6 +20,19 @@ export * from './holders/bulk/holder-bulk-changes.service';
 export * from './holders/holders.service';
 export { shownMessage } from './pass-content';
 export * from './pass-kinds';
+export * from './kinds/boarding-pass';
+export * from './kinds/coupon';
+export {
+  FIELD_ROLES,
+  fieldRoleValue,
+  roleReader,
+  type FieldRole,
+  type RoleReader,
+} from './kinds/field-roles';
+export * from './kinds/kind-names';
+export * from './kinds/kind-unit';
+export * from './kinds/kinds';
+export * from './kinds/wall-clock';
 export * from './pass-counters';
 export * from './localizations';
 export * from './pass-job.entity';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Pass, PassMessage } from './entities/pass.entity';
-import type { Holder } from './holders/holder.entity';
 
 const SLUG_ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -33,7 +32,7 @@ export function holderChangeTime(previous: Date, now = new Date()): Date {
  */
 export function shownMessage(
   pass: Pick<Pass, 'walletAMessage'>,
-  holder?: Pick<Holder, 'walletAMessage'>,
+  holder?: { walletAMessage: PassMessage | null },
 ): PassMessage | null {
   const own = holder?.walletAMessage ?? null;
   const shared = pass.walletAMessage;

@@ -4,9 +4,9 @@ import {
   assertPassTypeKept,
   assertPosterArtwork,
   type KindMetadata,
-  parseFlightNumber,
   slotLimit,
 } from './pass-kinds';
+import { parseFlightNumber } from './kinds/boarding-pass';
 
 const field = (key: string, value = 'x') => ({ key, value });
 const fields = (prefix: string, n: number) =>

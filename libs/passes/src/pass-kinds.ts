@@ -4,44 +4,17 @@ import {
   ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
   isIsoDateTime,
 } from '@app/core';
-import type { FieldDto, PassMetadataDto } from './dto/pass-metadata.dto';
+import { isAirportCode, parseFlightNumber } from './kinds/boarding-pass';
+import { passTypeOf, type BarcodeFormat, type PassType } from './kinds/kind-names';
+import type { BlockName } from './kinds/kind-unit';
+import { KINDS } from './kinds/kinds';
 import { assertLocalizations } from './localizations';
 
-/** The kinds of pass: WalletA's pass styles, by their names in pass.json. */
-export const PASS_TYPES = [
-  'storeCard',
-  'coupon',
-  'eventTicket',
-  'boardingPass',
-  'generic',
-] as const;
-export type PassType = (typeof PASS_TYPES)[number];
-export const DEFAULT_PASS_TYPE: PassType = 'storeCard';
+/** The face fields of a pass, in WalletA's order (also read by holders and audiences). */
+export { faceFieldsOf } from './kinds/field-roles';
 
 /** The face slots of a pass; `topField` is the first header field. */
 export type FaceSlot = 'headerFields' | 'primaryFields' | 'secondaryFields' | 'auxiliaryFields';
-
-/** The block of kind-specific details each style requires (and no other style may carry). */
-export const KIND_BLOCKS = {
-  eventTicket: 'event',
-  coupon: 'offer',
-  boardingPass: 'transit',
-} as const;
-type KindBlock = (typeof KIND_BLOCKS)[keyof typeof KIND_BLOCKS];
-
-/** A field's `dateStyle`/`timeStyle` (WalletA `PKDateStyleNone`, `PKDateStyleShort`, ...). */
-export const DATE_STYLES = ['none', 'short', 'medium', 'long', 'full'] as const;
-export type DateStyle = (typeof DATE_STYLES)[number];
-
-export const REDEMPTION_CHANNELS = ['instore', 'online', 'both'] as const;
-export type RedemptionChannel = (typeof REDEMPTION_CHANNELS)[number];
-
-/** `air` makes a WalletB flight; the others a WalletB transit object of that type. */
-export const TRANSIT_TYPES = ['air', 'train', 'bus', 'boat', 'generic'] as const;
-export type TransitType = (typeof TRANSIT_TYPES)[number];
-
-export const BARCODE_FORMATS = ['QR', 'PDF417', 'Aztec', 'Code128'] as const;
-export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
 
 interface KindField {
   key: string;
@@ -78,34 +51,15 @@ interface KindTransit {
 }
 
 /**
- * How many fields each slot holds, per style (Apple's "Wallet Developer Guide", pass design:
- * up to three header fields, one primary field (two on a boarding pass), up to four secondary
- * and four auxiliary fields (five on a boarding pass); on store cards, coupons and generic
- * passes no more than four secondary and auxiliary fields together).
+ * How many fields each slot holds, per kind (its unit's `face`: Apple's "Wallet Developer
+ * Guide", pass design).
  */
 export function slotLimit(passType: PassType, slot: FaceSlot): number {
-  switch (slot) {
-    case 'headerFields':
-      return 3;
-    case 'primaryFields':
-      return passType === 'boardingPass' ? 2 : 1;
-    case 'secondaryFields':
-      return 4;
-    case 'auxiliaryFields':
-      return passType === 'boardingPass' ? 5 : 4;
-  }
+  return KINDS[passType].face[slot];
 }
-
-/** The styles whose secondary and auxiliary fields share one row budget. */
-const SHARED_ROW_STYLES: ReadonlySet<PassType> = new Set(['storeCard', 'coupon', 'generic']);
-const SHARED_ROW_LIMIT = 4;
 
 /** Apple's Code128 encodes ASCII only. */
 const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
-
-export function passTypeOf(metadata: KindMetadata | null | undefined): PassType {
-  return metadata?.passType ?? DEFAULT_PASS_TYPE;
-}
 
 const PREFIX = 'passMetadata';
 
@@ -147,26 +101,6 @@ export function assertPassKind(metadata: KindMetadata): void {
     });
   }
 }
-
-/**
- * A flight's marketing carrier and number as `transit.number` writes them: the airline's IATA
- * designator (two characters, not both digits: `BA`, `U2`) or ICAO one (three letters: `EZY`),
- * then the flight number's one to four digits (`BA123`, `EZY 8751`). Null when it is not one.
- */
-export function parseFlightNumber(
-  number: string,
-): { iata: string; digits: string } | { icao: string; digits: string } | null {
-  const text = number.trim().toUpperCase();
-  const icao = /^([A-Z]{3}) ?(\d{1,4})$/.exec(text);
-  if (icao !== null) return { icao: icao[1], digits: icao[2] };
-  const iata = /^([A-Z0-9]{2}) ?(\d{1,4})$/.exec(text);
-  if (iata !== null && !/^\d{2}$/.test(iata[1])) return { iata: iata[1], digits: iata[2] };
-  return null;
-}
-
-/** An airport's IATA code: three letters. */
-export const isAirportCode = (code: string | undefined): boolean =>
-  code !== undefined && /^[A-Za-z]{3}$/.test(code);
 
 /**
  * A flight needs what both wallets show of one: the carrier and flight number, and the airports'
@@ -219,9 +153,10 @@ function assertSlotLimits(passType: PassType, metadata: KindMetadata): void {
     }
   }
   const rows = counts.secondaryFields + counts.auxiliaryFields;
-  if (SHARED_ROW_STYLES.has(passType) && rows > SHARED_ROW_LIMIT) {
+  const sharedRows = KINDS[passType].face.secondaryAndAuxiliary;
+  if (sharedRows !== undefined && rows > sharedRows) {
     throw new InvalidInputError({
-      [`${PREFIX}.auxiliaryFields`]: `${aOrAn(passType)} has at most ${SHARED_ROW_LIMIT} secondaryFields and auxiliaryFields together (${rows} given)`,
+      [`${PREFIX}.auxiliaryFields`]: `${aOrAn(passType)} has at most ${sharedRows} secondaryFields and auxiliaryFields together (${rows} given)`,
     });
   }
 }
@@ -263,14 +198,18 @@ function assertDateFields(metadata: KindMetadata): void {
 }
 
 function assertKindBlocks(passType: PassType, metadata: KindMetadata): void {
-  for (const [style, block] of Object.entries(KIND_BLOCKS) as [PassType, KindBlock][]) {
+  for (const [kind, { block }] of Object.entries(KINDS) as [
+    PassType,
+    { block: BlockName | null },
+  ][]) {
+    if (block === null) continue;
     const present = metadata[block] !== undefined && metadata[block] !== null;
-    if (style === passType && !present) {
+    if (kind === passType && !present) {
       throw new InvalidInputError({ [`${PREFIX}.${block}`]: `is required for ${aOrAn(passType)}` });
     }
-    if (style !== passType && present) {
+    if (kind !== passType && present) {
       throw new InvalidInputError({
-        [`${PREFIX}.${block}`]: `is for ${aOrAn(style)}, not ${aOrAn(passType)}`,
+        [`${PREFIX}.${block}`]: `is for ${aOrAn(kind)}, not ${aOrAn(passType)}`,
       });
     }
   }
@@ -309,62 +248,4 @@ export function assertPosterArtwork(
       });
     }
   }
-}
-
-type FaceMetadata = Pick<
-  PassMetadataDto,
-  'topField' | 'headerFields' | 'primaryFields' | 'secondaryFields' | 'auxiliaryFields'
->;
-
-/**
- * The face fields of a pass in the order WalletA shows them: the header (topField first), the
- * primary, the secondary and the auxiliary fields.
- */
-export function faceFieldsOf(metadata: FaceMetadata): FieldDto[] {
-  return [
-    ...(metadata.topField ? [metadata.topField] : []),
-    ...(metadata.headerFields ?? []),
-    ...(metadata.primaryFields ?? []),
-    ...(metadata.secondaryFields ?? []),
-    ...(metadata.auxiliaryFields ?? []),
-  ];
-}
-
-/**
- * Face fields whose key (in any case) names something both wallets have a place for: a ticket's
- * seat, a passenger's name (WalletA semantic tags, WalletB class properties), so a seat is a
- * seat on both. The first name of a role that the pass has a field of counts.
- */
-export const FIELD_ROLES = {
-  person: ['passenger', 'name'],
-  seat: ['seat'],
-  row: ['row'],
-  section: ['section'],
-  gate: ['gate'],
-  boardingGroup: ['boardingGroup'],
-  confirmationCode: ['confirmationCode'],
-  coach: ['coach'],
-  platform: ['platform'],
-} as const;
-export type FieldRole = keyof typeof FIELD_ROLES;
-
-/**
- * The value of the face field that plays `role`: the holder's (`values`), else the pass's;
- * undefined when the pass has no such field or its value is blank.
- */
-export function fieldRoleValue(
-  metadata: FaceMetadata,
-  values: Record<string, string>,
-  role: FieldRole,
-): string | undefined {
-  const fields = faceFieldsOf(metadata);
-  for (const name of FIELD_ROLES[role]) {
-    const field = fields.find((item) => item.key.toLowerCase() === name.toLowerCase());
-    if (field === undefined) continue;
-    const text = Object.prototype.hasOwnProperty.call(values, field.key)
-      ? values[field.key]
-      : field.value;
-    return text.trim() === '' ? undefined : text;
-  }
-  return undefined;
 }

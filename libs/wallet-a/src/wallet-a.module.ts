@@ -12,7 +12,7 @@ import { HolderService } from './holder/holder.service';
 import { PassPackageService } from './package/pass-package.service';
 import { PassKitController } from './passkit/passkit.controller';
 import { PassKitService } from './passkit/passkit.service';
-import { PassTokenService } from './passkit/pass-token.service';
+import { PassTokenService } from './signing/pass-token.service';
 import { Registration } from './passkit/registration.entity';
 import { RegistrationsService } from './passkit/registrations.service';
 import { SecretSealer } from './signing/secret-sealer';

@@ -1,6 +1,7 @@
 export * from './callbacks/ecv2-signing-only';
 export * from './callbacks/wallet-b-callback.entity';
 export * from './classes/wallet-b-class.entity';
+export * from './classes/wallet-b-classes.service';
 export * from './google/class-types';
 export * from './google/google-wallet-client';
 export * from './google/kind-resources';
@@ -8,11 +9,16 @@ export * from './google/pass-resources';
 export * from './google/wallet-objects.types';
 export * from './messages/notification-limit';
 export * from './messages/wallet-b-message.entity';
+export * from './messages/wallet-b-messages.service';
 export * from './objects/wallet-b-object.entity';
 export * from './sync/class-sync.worker';
 export * from './sync/sync-job.entity';
 export * from './wallet-b.module';
-export * from './wallet-b.service';
+/**
+ * The name libs/notifications' WalletB channel injects the messages service by: the same class,
+ * so Nest gives it the one provider.
+ */
+export { WalletBMessagesService as WalletBService } from './messages/wallet-b-messages.service';
 
 import { WalletBCallback } from './callbacks/wallet-b-callback.entity';
 import { WalletBClass } from './classes/wallet-b-class.entity';

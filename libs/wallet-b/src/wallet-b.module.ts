@@ -8,14 +8,19 @@ import { WalletBCallback } from './callbacks/wallet-b-callback.entity';
 import { WalletBCallbacksController } from './callbacks/wallet-b-callbacks.controller';
 import { WalletBCallbacksService } from './callbacks/wallet-b-callbacks.service';
 import { WalletBClass } from './classes/wallet-b-class.entity';
+import { WalletBClassesService } from './classes/wallet-b-classes.service';
 import { GoogleWalletClient } from './google/google-wallet-client';
-import { loadServiceAccount, type ServiceAccount } from './google/service-account';
+import {
+  loadServiceAccount,
+  WALLET_B_SERVICE_ACCOUNT,
+  type ServiceAccount,
+} from './google/service-account';
 import { WalletBMessage } from './messages/wallet-b-message.entity';
+import { WalletBMessagesService } from './messages/wallet-b-messages.service';
 import { WalletBObject } from './objects/wallet-b-object.entity';
 import { ClassSyncService } from './sync/class-sync.service';
 import { ClassSyncWorker } from './sync/class-sync.worker';
 import { SyncJob } from './sync/sync-job.entity';
-import { WALLET_B_SERVICE_ACCOUNT, WalletBService } from './wallet-b.service';
 
 /**
  * WalletB (Google Wallet) end to end: pass classes kept in sync, "Add to WalletB" save links
@@ -57,12 +62,13 @@ import { WALLET_B_SERVICE_ACCOUNT, WalletBService } from './wallet-b.service';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new GoogleRootKeys(config.walletB.callbackKeysUrl),
     },
-    WalletBService,
+    WalletBClassesService,
+    WalletBMessagesService,
     WalletBCallbacksService,
     ClassSyncService,
     ClassSyncWorker,
   ],
-  exports: [WalletBService, ClassSyncWorker],
+  exports: [WalletBMessagesService, ClassSyncWorker],
 })
 export class WalletBModule {
   constructor(retention: RetentionWorker) {

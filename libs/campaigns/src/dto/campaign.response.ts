@@ -8,8 +8,6 @@ import {
   type CampaignType,
 } from '../entities/campaign.entity';
 import { PLATFORMS, type Platform } from '../entities/columns';
-import type { VideoPerformance } from '../entities/video-performance.entity';
-import type { VideoPerformanceResponse } from './video-performance.dto';
 
 const ID_EXAMPLE = '0193a5e0-7b7a-7c1e-9d51-3f0b6c1e2a4b';
 
@@ -110,7 +108,8 @@ export interface CampaignView {
   files: Partial<Record<CampaignFileField, FileInfoResponse>>;
 }
 
-const times = (entity: {
+/** The audit columns every response carries, as the API writes them. */
+export const times = (entity: {
   workspaceId: string;
   createdTime: Date;
   updatedTime: Date;
@@ -175,23 +174,5 @@ export function toCampaignResponse({ campaign, data, files }: CampaignView): Cam
     afterImage: files.afterImage ?? null,
     accountId: campaign.accountId,
     ...times(campaign),
-  };
-}
-
-export function toVideoPerformanceResponse(record: VideoPerformance): VideoPerformanceResponse {
-  return {
-    id: record.id,
-    campaignId: record.campaignId,
-    platform: record.platform,
-    videoURL: record.videoURL,
-    creatorHandle: record.creatorHandle,
-    views: record.views,
-    likes: record.likes,
-    shares: record.shares,
-    comments: record.comments,
-    saves: record.saves,
-    datePosted: record.datePosted,
-    source: record.source,
-    ...times(record),
   };
 }

@@ -15,8 +15,12 @@ import {
 } from 'class-validator';
 import { IsCalendarDate } from '../calendar-date';
 import { PLATFORMS, type Platform } from '../entities/columns';
-import { RECORD_SOURCES, type RecordSource } from '../entities/video-performance.entity';
-import { CampaignDataResponse } from './campaign.response';
+import {
+  RECORD_SOURCES,
+  type RecordSource,
+  type VideoPerformance,
+} from '../entities/video-performance.entity';
+import { CampaignDataResponse, times } from './campaign.response';
 
 export const URL_OPTIONS = {
   protocols: ['http', 'https'],
@@ -158,4 +162,22 @@ export class VideoPerformanceImportResponse {
   @ApiProperty({ description: 'Records added', example: 3 }) imported!: number;
   @ApiProperty({ type: CampaignDataResponse, description: 'The recomputed totals' })
   campaignData!: CampaignDataResponse;
+}
+
+export function toVideoPerformanceResponse(record: VideoPerformance): VideoPerformanceResponse {
+  return {
+    id: record.id,
+    campaignId: record.campaignId,
+    platform: record.platform,
+    videoURL: record.videoURL,
+    creatorHandle: record.creatorHandle,
+    views: record.views,
+    likes: record.likes,
+    shares: record.shares,
+    comments: record.comments,
+    saves: record.saves,
+    datePosted: record.datePosted,
+    source: record.source,
+    ...times(record),
+  };
 }

@@ -1,8 +1,12 @@
 import { IsIsoDateTime, NestedObject, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { REDEMPTION_CHANNELS, TRANSIT_TYPES } from '../pass-kinds';
-import type { RedemptionChannel, TransitType } from '../pass-kinds';
+import {
+  REDEMPTION_CHANNELS,
+  TRANSIT_TYPES,
+  type RedemptionChannel,
+  type TransitType,
+} from '../kinds/kind-names';
 
 /** JSON numbers only: `"12"` is refused (the global pipe does no implicit conversion). */
 const FINITE = { allowNaN: false, allowInfinity: false };

@@ -8,7 +8,7 @@ import {
   DEFAULT_PASS_TYPE,
   PASS_TYPES,
   type PassType,
-} from '../pass-kinds';
+} from '../kinds/kind-names';
 import { MAX_LOCALIZATIONS, type PassLocalizations } from '../localizations';
 import { EventDto, OfferDto, TransitDto } from './pass-kind.dto';
 import {

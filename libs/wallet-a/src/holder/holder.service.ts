@@ -1,5 +1,12 @@
 import { APP_CONFIG, EntityRows, NotFoundError, type AppConfig } from '@app/core';
-import { GoogleSaveLinks, Holder, Pass, pickLanguage, type PassLocalization } from '@app/passes';
+import {
+  GoogleSaveLinks,
+  Holder,
+  Pass,
+  passKindOf,
+  pickLanguage,
+  type PassLocalization,
+} from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -114,7 +121,7 @@ export class HolderService {
       organizationName: texts.organizationName ?? metadata.organizationName,
       description: texts.description ?? metadata.description,
       face: localizedFace(buildPassFace(pass, holder), texts, holder?.fieldValues ?? {}),
-      kind: kindDetails({ metadata, holderDate: holder?.relevantDate }),
+      kind: kindDetails(passKindOf(metadata, holder)),
       logo: this.pageImage(pass, 'logo'),
       strip: this.pageImage(pass, 'strip'),
       personal: holder !== undefined,

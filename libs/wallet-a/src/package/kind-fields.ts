@@ -1,133 +1,63 @@
-import { passTypeOf, type PassMetadataDto, type TransitType } from '@app/passes';
-import type { PassJsonField } from './pass-json';
+import type { KindFact, PassKindOf } from '@app/passes';
+import type { PassJsonField } from './pass-json-field';
 
 /** The slots a kind's fields go to; a face field whose slot the brand filled goes to the back. */
 export const KIND_FACE_SLOTS = ['primaryFields', 'secondaryFields', 'auxiliaryFields'] as const;
 type KindFaceSlot = (typeof KIND_FACE_SLOTS)[number];
 
-/** The fields a pass's kind block gives pass.json, slot by slot. */
+/** The fields a pass's kind gives pass.json, slot by slot. */
 export type KindFields = Partial<Record<KindFaceSlot | 'backFields', PassJsonField[]>>;
-
-/** What the kind's fields read of a pass and of a holder's copy of it. */
-export interface KindFieldsSource {
-  metadata: Pick<PassMetadataDto, 'passType' | 'event' | 'offer' | 'transit'>;
-  /** A holder's own day (its `relevantDate`): a ticket for that day shows it as its date. */
-  holderDate?: string | null;
-}
-
-/**
- * The words of a kind's details, in English like every text the API writes itself (a brand's
- * own field wins); the package and the holder page both use them.
- */
-export const REDEMPTION = {
-  instore: 'In store',
-  online: 'Online',
-  both: 'In store or online',
-} as const;
-export const TRANSIT_MODE: Record<TransitType, string> = {
-  air: 'Flight',
-  train: 'Train',
-  bus: 'Bus',
-  boat: 'Boat',
-  generic: 'Trip',
-};
 
 const DATE_AND_TIME = { dateStyle: 'PKDateStyleMedium', timeStyle: 'PKDateStyleShort' } as const;
 const TIME_ONLY = { dateStyle: 'PKDateStyleNone', timeStyle: 'PKDateStyleShort' } as const;
 
+/** A kind's fact as a Wallet field; a date-time shown in the holder's locale and time zone. */
+function field(fact: KindFact): PassJsonField {
+  return {
+    key: fact.key,
+    label: fact.label,
+    value: fact.value,
+    ...(fact.time === 'dateTime' ? DATE_AND_TIME : fact.time === 'time' ? TIME_ONLY : {}),
+  };
+}
+
+const fields = (...facts: (KindFact | undefined)[]): PassJsonField[] =>
+  facts.filter((fact) => fact !== undefined).map(field);
+
 /**
- * The event, offer or trip as Wallet fields (DESIGN.md §9): what a ticket, coupon or boarding
- * pass shows of its kind when the brand has not put its own fields where Wallet shows it.
- * Keys are prefixed by the block (`event.name`, `transit.origin`), which keeps them apart from
- * the brand's; store cards and generic passes have no block and get none.
+ * An event ticket's facts on the pass (DESIGN.md §9): the event's name (primary), date and
+ * venue (secondary), doors (auxiliary), end and address (back).
  */
-export function kindFields({ metadata, holderDate }: KindFieldsSource): KindFields {
-  switch (passTypeOf(metadata)) {
-    case 'eventTicket': {
-      const event = metadata.event;
-      if (!event) return {};
-      // A holder's own day replaces the event's date; the pass's end belongs to the pass's day.
-      const ownDay = holderDate ?? null;
-      return {
-        primaryFields: [{ key: 'event.name', label: 'Event', value: event.name }],
-        secondaryFields: [
-          { key: 'event.start', label: 'Date', value: ownDay ?? event.startTime, ...DATE_AND_TIME },
-          { key: 'event.venue', label: 'Venue', value: event.venueName },
-        ],
-        auxiliaryFields: event.doorsOpen
-          ? [{ key: 'event.doors', label: 'Doors', value: event.doorsOpen, ...TIME_ONLY }]
-          : [],
-        backFields: [
-          ...(event.endTime && ownDay === null
-            ? [{ key: 'event.end', label: 'Ends', value: event.endTime, ...DATE_AND_TIME }]
-            : []),
-          ...(event.venueAddress
-            ? [{ key: 'event.address', label: 'Address', value: event.venueAddress }]
-            : []),
-        ],
-      };
-    }
-    case 'coupon': {
-      const offer = metadata.offer;
-      if (!offer) return {};
-      return {
-        // The provider heads the offer: whose offer it is, above what it is.
-        primaryFields: [{ key: 'offer.title', label: offer.provider, value: offer.title }],
-        backFields: [
-          {
-            key: 'offer.redemption',
-            label: 'Redeem',
-            value: REDEMPTION[offer.redemptionChannel],
-          },
-          ...(offer.finePrint
-            ? [{ key: 'offer.finePrint', label: 'Terms', value: offer.finePrint }]
-            : []),
-        ],
-      };
-    }
-    case 'boardingPass': {
-      const transit = metadata.transit;
-      if (!transit) return {};
-      const mode = TRANSIT_MODE[transit.transitType];
-      const service = transit.number
-        ? [{ key: 'transit.number', label: transit.carrier || mode, value: transit.number }]
-        : transit.carrier
-          ? [{ key: 'transit.carrier', label: mode, value: transit.carrier }]
-          : [];
-      return {
-        // Codes are what a boarding pass shows large, with the place's name as the label.
-        primaryFields: [
-          { key: 'transit.origin', label: transit.origin.name, value: transit.origin.code },
-          {
-            key: 'transit.destination',
-            label: transit.destination.name,
-            value: transit.destination.code,
-          },
-        ],
-        secondaryFields: [
-          {
-            key: 'transit.departure',
-            label: 'Departs',
-            value: transit.departureTime,
-            ...DATE_AND_TIME,
-          },
-          ...(transit.arrivalTime
-            ? [
-                {
-                  key: 'transit.arrival',
-                  label: 'Arrives',
-                  value: transit.arrivalTime,
-                  ...DATE_AND_TIME,
-                },
-              ]
-            : []),
-        ],
-        auxiliaryFields: service,
-      };
-    }
-    default:
-      return {};
-  }
+export function eventFields({ facts }: PassKindOf<'eventTicket'>): KindFields {
+  if (facts === null) return {};
+  return {
+    primaryFields: fields(facts.name),
+    secondaryFields: fields(facts.date, facts.venue),
+    auxiliaryFields: fields(facts.doors),
+    backFields: fields(facts.end, facts.address),
+  };
+}
+
+/** A coupon's: its title headed by the provider (primary), where to redeem and terms (back). */
+export function couponFields({ facts }: PassKindOf<'coupon'>): KindFields {
+  if (facts === null) return {};
+  return {
+    primaryFields: fields(facts.title),
+    backFields: fields(facts.redemption, facts.terms),
+  };
+}
+
+/**
+ * A boarding pass's: origin and destination (primary), departure and arrival (secondary), the
+ * service (auxiliary).
+ */
+export function tripFields({ facts }: PassKindOf<'boardingPass'>): KindFields {
+  if (facts === null) return {};
+  return {
+    primaryFields: fields(facts.origin, facts.destination),
+    secondaryFields: fields(facts.departure, facts.arrival),
+    auxiliaryFields: fields(facts.service),
+  };
 }
 
 /** The front of the pass: what the brand put in each slot. */

@@ -221,7 +221,7 @@ describe('pass.json of every kind', () => {
     expect(keys(ticket.backFields)).toEqual(['event.end', 'event.address']);
   });
 
-  it("shows a holder's own day as the event's date, without the pass's end", () => {
+  it("shows a holder's own day as the event's date, with no field of the pass's day", () => {
     const json = buildPassJson(passOf(WALLET_A_KINDS.eventTicket.metadata), {
       ...context,
       holder: holderOf(WALLET_A_KINDS.eventTicket.holderValues, {
@@ -233,6 +233,9 @@ describe('pass.json of every kind', () => {
       '2026-07-02T19:30:00+02:00',
     );
     expect(keys(ticket.backFields)).not.toContain('event.end');
+    // The doors open on the pass's day (1 July), not the holder's.
+    expect(keys(ticket.auxiliaryFields)).toEqual([]);
+    expect(JSON.stringify(ticket)).not.toContain('2026-07-01');
     expect(ticket.secondaryFields.map((field) => field.value)).toEqual(['B', '12', '7']);
     expect(ticket.headerFields[0].value).toBe('C');
   });

@@ -1,15 +1,19 @@
 import { displayTextDeep } from '@app/core';
 import {
   isArtworkImage,
-  passTypeOf,
+  passKindOf,
+  roleReader,
   type BackFieldDto,
   type FieldDto,
   type Pass,
-  type TransitType,
+  type PassKind,
 } from '@app/passes';
-import { kindFields, placeKindFields } from './kind-fields';
+import { placeKindFields } from './kind-fields';
+import { PK_DATE_STYLES, type PassJsonField } from './pass-json-field';
+import { passJsonKind } from './pass-json-kinds';
 import { relevance } from './relevance';
-import { semanticTags } from './semantic-tags';
+
+export type { PassJsonField, PKDateStyle } from './pass-json-field';
 
 /** What pass.json needs besides the pass itself. */
 export interface PassJsonContext {
@@ -43,16 +47,6 @@ export interface PassJsonHolder {
   expirationDate?: string | null;
 }
 
-export interface PassJsonField {
-  key: string;
-  label?: string;
-  value: string;
-  attributedValue?: string;
-  changeMessage?: string;
-  dateStyle?: PKDateStyle;
-  timeStyle?: PKDateStyle;
-}
-
 /** Apple's colour format: `rgb(r, g, b)`. */
 export function hexToRgb(hex: string): string {
   const value = Number.parseInt(hex.slice(1), 16);
@@ -79,25 +73,6 @@ function field(source: FieldDto, values: Record<string, string> = {}): PassJsonF
     ...(source.timeStyle ? { timeStyle: PK_DATE_STYLES[source.timeStyle] } : {}),
   };
 }
-
-/** A field's `dateStyle`/`timeStyle` as pass.json names it. */
-const PK_DATE_STYLES = {
-  none: 'PKDateStyleNone',
-  short: 'PKDateStyleShort',
-  medium: 'PKDateStyleMedium',
-  long: 'PKDateStyleLong',
-  full: 'PKDateStyleFull',
-} as const;
-export type PKDateStyle = (typeof PK_DATE_STYLES)[keyof typeof PK_DATE_STYLES];
-
-/** A boarding pass's `transit.transitType` as pass.json names it. */
-const PK_TRANSIT_TYPES: Record<TransitType, string> = {
-  air: 'PKTransitTypeAir',
-  train: 'PKTransitTypeTrain',
-  bus: 'PKTransitTypeBus',
-  boat: 'PKTransitTypeBoat',
-  generic: 'PKTransitTypeGeneric',
-};
 
 /** Back-field links point at their short links, so taps are counted; the text links them. */
 function backField(source: BackFieldDto): PassJsonField {
@@ -206,22 +181,26 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
 }
 
 /**
- * The pass.json of a pass, or of a holder's copy of it, in the style of its `passType`
- * (DESIGN.md §9): the brand's fields slot for slot (topField first in the header), the kind's
- * event, offer or trip where the brand left room (`kind-fields.ts`), its relevant dates
- * (`relevance.ts`) and semantic tags (`semantic-tags.ts`), and the poster event ticket for an
- * eventTicket with an artwork image. The notification message is the first back field, which
- * every style has.
+ * The pass.json of a pass, or of a holder's copy of it, in the Apple style of its kind
+ * (DESIGN.md §9; `pass-json-kinds.ts`): the brand's fields slot for slot (topField first in the
+ * header), the kind's facts where the brand left room (`kind-fields.ts`), the relevant dates of
+ * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), and the poster event
+ * ticket for a kind that has one, given an artwork image. The notification message is the first
+ * back field, which every style has. `kind`: the pass's kind for this copy, when the caller has
+ * worked it out already.
  */
-export function buildPassJson(pass: Pass, context: PassJsonContext): Record<string, unknown> {
-  return displayTextDeep(passJson(pass, context));
+export function buildPassJson(
+  pass: Pass,
+  context: PassJsonContext,
+  kind: PassKind = passKindOf(pass.passMetadata, context.holder),
+): Record<string, unknown> {
+  return displayTextDeep(passJson(pass, context, kind));
 }
 
-function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown> {
+function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<string, unknown> {
   const metadata = pass.passMetadata;
-  const passType = passTypeOf(metadata);
   const holder = context.holder;
-  const holderDate = holder?.relevantDate ?? null;
+  const walletA = passJsonKind(kind);
   const face = passFace(pass, holder);
   const brandBack = (metadata.backFields ?? []).map(backField);
   if (context.messageField) brandBack.unshift(context.messageField);
@@ -242,13 +221,12 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
       auxiliaryFields: face.auxiliaryFields,
     },
     brandBack,
-    kindFields({ metadata, holderDate }),
+    walletA.fields,
     usedKeys,
   );
   const poster =
-    passType === 'eventTicket' &&
-    pass.uploadInfoList.some((image) => isArtworkImage(image.fileName));
-  const semantics = semanticTags({ metadata, holder, poster });
+    walletA.poster && pass.uploadInfoList.some((image) => isArtworkImage(image.fileName));
+  const semantics = walletA.semantics(roleReader(metadata, holder?.fieldValues ?? {}), poster);
   const expirationDate = holder?.expirationDate ?? metadata.expirationDate;
   return {
     formatVersion: 1,
@@ -263,7 +241,7 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
     webServiceURL: context.webServiceURL,
     authenticationToken: context.authenticationToken,
     ...(face.barcode ? { barcodes: [face.barcode] } : {}),
-    ...relevance({ metadata, holderDate }),
+    ...relevance(kind.schedule),
     ...(expirationDate ? { expirationDate } : {}),
     ...(context.locations.length > 0
       ? {
@@ -279,10 +257,8 @@ function passJson(pass: Pass, context: PassJsonContext): Record<string, unknown>
     ...(semantics ? { semantics } : {}),
     // Devices before iOS 26 ignore the key and show the classic ticket of the same fields.
     ...(poster ? { preferredStyleSchemes: ['posterEventTicket', 'eventTicket'] } : {}),
-    [passType]: {
-      ...(passType === 'boardingPass'
-        ? { transitType: PK_TRANSIT_TYPES[metadata.transit?.transitType ?? 'generic'] }
-        : {}),
+    [walletA.style]: {
+      ...walletA.styleKeys,
       ...placed.face,
       backFields: placed.backFields,
     },

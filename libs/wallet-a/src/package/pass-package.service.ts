@@ -1,13 +1,12 @@
 import { APP_CONFIG, ConflictError, type AppConfig } from '@app/core';
 import { LocationsService } from '@app/locations';
-import { passTypeOf, shownMessage, type Holder, type Pass } from '@app/passes';
+import { shownMessage, type Holder, type Pass } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { PassTokenService } from '../passkit/pass-token.service';
+import { PassTokenService } from '../signing/pass-token.service';
 import { SigningMaterialProvider } from '../signing/signing-material';
-import { buildPassJson } from './pass-json';
-import { buildPassStrings } from './pass-strings';
+import { buildPassFiles } from './pass-files';
 import { passSigner, writePkpass, type PassSigner } from './pkpass-archive';
 
 export interface PassPackage {
@@ -83,7 +82,7 @@ export class PassPackageService {
       this.images(pass),
     ]);
     const message = shownMessage(pass, holder);
-    const passJson = buildPassJson(pass, {
+    const passFiles = buildPassFiles(pass, {
       passTypeIdentifier: this.config.walletA.passTypeId,
       teamIdentifier: this.config.walletA.teamId,
       webServiceURL: `${this.config.publicBaseUrl}/passkit`,
@@ -118,17 +117,7 @@ export class PassPackageService {
     });
     const changed = Math.max(pass.updatedTime.getTime(), holder?.updatedTime.getTime() ?? 0);
     const lastModified = new Date(Math.floor(changed / 1000) * 1000);
-    const strings = buildPassStrings(
-      passJson,
-      passTypeOf(pass.passMetadata),
-      pass.passMetadata.localizations,
-      new Set(Object.keys(holder?.fieldValues ?? {})),
-    );
-    const files = new Map([
-      ['pass.json', Buffer.from(JSON.stringify(passJson))],
-      ...images,
-      ...strings,
-    ]);
+    const files = new Map([['pass.json', passFiles.passJson], ...images, ...passFiles.strings]);
     const buffer = await writePkpass(files, this.signer, lastModified);
     return { buffer, etag: `"${createHash('sha1').update(buffer).digest('hex')}"`, lastModified };
   }

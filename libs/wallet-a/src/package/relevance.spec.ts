@@ -1,6 +1,10 @@
-import type { PassMetadataDto } from '@app/passes';
+import { passKindOf, type PassMetadataDto } from '@app/passes';
 import { WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
-import { relevance } from './relevance';
+import { relevance as relevanceOf } from './relevance';
+
+/** The relevance of a pass's schedule, or of a holder's copy on its own day. */
+const relevance = ({ metadata, holderDate }: { metadata: PassMetadataDto; holderDate?: string }) =>
+  relevanceOf(passKindOf(metadata, { relevantDate: holderDate }).schedule);
 
 const event = WALLET_A_KINDS.eventTicket.metadata.event;
 const ticket = (changes: Partial<typeof event> = {}, relevantDate?: string): PassMetadataDto => ({
@@ -54,7 +58,7 @@ describe('relevant dates', () => {
     ]);
   });
 
-  it("makes a holder's own day the ticket's date", () => {
+  it("makes a holder's own day the ticket's date, leaving the pass's doors and end out", () => {
     expect(relevance({ metadata: ticket(), holderDate: '2026-07-02T19:30:00+02:00' })).toEqual({
       relevantDate: '2026-07-02T19:30:00+02:00',
       relevantDates: [

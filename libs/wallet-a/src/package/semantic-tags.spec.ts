@@ -1,6 +1,19 @@
-import type { PassMetadataDto, TransitDto } from '@app/passes';
+import { passKindOf, roleReader, type PassMetadataDto, type TransitDto } from '@app/passes';
 import { WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
-import { semanticTags } from './semantic-tags';
+import { passJsonKind } from './pass-json-kinds';
+
+/** The tags pass.json gets for a pass's kind, or for a holder's copy of it. */
+function semanticTags(source: {
+  metadata: PassMetadataDto;
+  holder?: { fieldValues: Record<string, string>; relevantDate?: string };
+  poster: boolean;
+}) {
+  const kind = passKindOf(source.metadata, source.holder);
+  return passJsonKind(kind).semantics(
+    roleReader(source.metadata, source.holder?.fieldValues ?? {}),
+    source.poster,
+  );
+}
 
 const trip = (changes: Partial<TransitDto>): PassMetadataDto => ({
   ...WALLET_A_KINDS.flight.metadata,
@@ -25,7 +38,9 @@ describe('semantic tags', () => {
       seats: [{ seatSection: 'Floor', seatRow: '-', seatNumber: '-' }],
     });
     const holder = { fieldValues: kind.holderValues, relevantDate: '2026-07-02T19:30:00+02:00' };
-    expect(semanticTags({ metadata: kind.metadata, holder, poster: true })).toEqual({
+    const holderTags = semanticTags({ metadata: kind.metadata, holder, poster: true });
+    expect(JSON.stringify(holderTags)).not.toContain('2026-07-01');
+    expect(holderTags).toEqual({
       eventName: 'Summer Gala',
       eventType: 'PKEventTypeGeneric',
       // A holder's own day: the pass's end, doors and length belong to another day.

@@ -1,12 +1,4 @@
-import {
-  fieldRoleValue,
-  parseFlightNumber,
-  passTypeOf,
-  type EventDto,
-  type FieldRole,
-  type PassMetadataDto,
-  type TransitDto,
-} from '@app/passes';
+import { parseFlightNumber, type PassKindOf, type RoleReader } from '@app/passes';
 
 /**
  * pass.json's `semantics`: machine-readable facts Wallet and the system read (Siri suggestions,
@@ -57,86 +49,55 @@ export interface SemanticTags {
   seats?: { seatSection?: string; seatRow?: string; seatNumber?: string }[];
 }
 
-export interface SemanticSource {
-  metadata: PassMetadataDto;
-  holder?: { fieldValues: Record<string, string>; relevantDate?: string | null };
-  /** The pass opts into the poster event ticket (an eventTicket with artwork). */
-  poster: boolean;
-}
-
-/** The pass's semantic tags, or undefined when its kind has none (store cards, coupons, generic). */
-export function semanticTags(source: SemanticSource): SemanticTags | undefined {
-  const { metadata } = source;
-  const value = roleReader(metadata, source.holder?.fieldValues ?? {});
-  let tags: SemanticTags;
-  switch (passTypeOf(metadata)) {
-    case 'eventTicket':
-      if (!metadata.event) return undefined;
-      tags = eventTags(metadata.event, value, source.holder?.relevantDate ?? null);
-      if (source.poster) tags.eventType = 'PKEventTypeGeneric';
-      break;
-    case 'boardingPass':
-      if (!metadata.transit) return undefined;
-      tags = transitTags(metadata.transit, value);
-      break;
-    default:
-      return undefined;
-  }
-  const seat = seatOf(value);
-  if (seat !== undefined) tags.seats = [seat];
-  return tags;
-}
-
-type RoleReader = (role: FieldRole) => string | undefined;
-
-function roleReader(metadata: PassMetadataDto, values: Record<string, string>): RoleReader {
-  return (role) => fieldRoleValue(metadata, values, role);
-}
-
-function seatOf(value: RoleReader): NonNullable<SemanticTags['seats']>[number] | undefined {
-  const seat = {
-    ...optional('seatSection', value('section')),
-    ...optional('seatRow', value('row')),
-    ...optional('seatNumber', value('seat')),
-  };
-  return Object.keys(seat).length > 0 ? seat : undefined;
+/**
+ * An event ticket's tags: the event, its times from the schedule (on a holder's own day its
+ * start is that day, and the pass's end, doors and length, which belong to another day, are
+ * absent), the venue and where it is, the holder's gate, name and seat; `eventType` for the
+ * poster event ticket.
+ */
+export function eventTags(
+  { block: event, schedule }: PassKindOf<'eventTicket'>,
+  value: RoleReader,
+  poster: boolean,
+): SemanticTags | undefined {
+  if (event === null) return undefined;
+  return withSeat(
+    {
+      eventName: event.name,
+      ...optional('eventStartDate', schedule.start),
+      ...optional('eventEndDate', schedule.end),
+      ...optional('venueDoorsOpenDate', schedule.doorsOpen),
+      ...optional('duration', schedule.durationSeconds),
+      venueName: event.venueName,
+      ...optional('venueRegionName', event.venueRegion),
+      ...optional('venueRoom', event.venueRoom),
+      ...(event.latitude !== undefined && event.longitude !== undefined
+        ? { venueLocation: { latitude: event.latitude, longitude: event.longitude } }
+        : {}),
+      ...optional('venueEntranceGate', value('gate')),
+      ...optional('attendeeName', value('person')),
+      ...(poster ? { eventType: 'PKEventTypeGeneric' as const } : {}),
+    },
+    value,
+  );
 }
 
 /**
- * A holder's own day (`relevantDate`) is when its ticket's event starts, as its page shows it;
- * the pass's end and doors times belong to the pass's own day, so they are left out then.
+ * A boarding pass's tags: the trip and its times, the holder's gate, group and booking, and per
+ * mode the airline's or the railway's own tags; the seat.
  */
-function eventTags(event: EventDto, value: RoleReader, holderDay: string | null): SemanticTags {
-  const start = holderDay ?? event.startTime;
-  return {
-    eventName: event.name,
-    eventStartDate: start,
-    ...(holderDay === null
-      ? {
-          ...optional('eventEndDate', event.endTime),
-          ...optional('venueDoorsOpenDate', event.doorsOpen),
-          ...optional('duration', seconds(event.startTime, event.endTime)),
-        }
-      : {}),
-    venueName: event.venueName,
-    ...optional('venueRegionName', event.venueRegion),
-    ...optional('venueRoom', event.venueRoom),
-    ...(event.latitude !== undefined && event.longitude !== undefined
-      ? { venueLocation: { latitude: event.latitude, longitude: event.longitude } }
-      : {}),
-    ...optional('venueEntranceGate', value('gate')),
-    ...optional('attendeeName', value('person')),
-  };
-}
-
-function transitTags(transit: TransitDto, value: RoleReader): SemanticTags {
+export function tripTags(
+  { block: transit, schedule }: PassKindOf<'boardingPass'>,
+  value: RoleReader,
+): SemanticTags | undefined {
+  if (transit === null) return undefined;
   const tags: SemanticTags = {
     ...optional('transitProvider', transit.carrier || undefined),
     departureLocationDescription: transit.origin.name,
     destinationLocationDescription: transit.destination.name,
-    originalDepartureDate: transit.departureTime,
-    ...optional('originalArrivalDate', transit.arrivalTime),
-    ...optional('duration', seconds(transit.departureTime, transit.arrivalTime)),
+    ...optional('originalDepartureDate', schedule.start),
+    ...optional('originalArrivalDate', schedule.end),
+    ...optional('duration', schedule.durationSeconds),
     ...optional('departureGate', value('gate')),
     ...optional('boardingGroup', value('boardingGroup')),
     ...optional('confirmationNumber', value('confirmationCode')),
@@ -144,36 +105,45 @@ function transitTags(transit: TransitDto, value: RoleReader): SemanticTags {
   if (transit.transitType === 'air') {
     // The IATA tags cannot take an ICAO designator (EZY); its flight number's digits still count.
     const flight = transit.number ? parseFlightNumber(transit.number) : null;
-    return {
-      ...tags,
-      ...(flight !== null && 'iata' in flight
-        ? { airlineCode: flight.iata, flightCode: `${flight.iata}${flight.digits}` }
-        : {}),
-      ...(flight !== null ? { flightNumber: Number(flight.digits) } : {}),
-      departureAirportCode: transit.origin.code,
-      departureAirportName: transit.origin.name,
-      destinationAirportCode: transit.destination.code,
-      destinationAirportName: transit.destination.name,
-    };
+    return withSeat(
+      {
+        ...tags,
+        ...(flight !== null && 'iata' in flight
+          ? { airlineCode: flight.iata, flightCode: `${flight.iata}${flight.digits}` }
+          : {}),
+        ...(flight !== null ? { flightNumber: Number(flight.digits) } : {}),
+        departureAirportCode: transit.origin.code,
+        departureAirportName: transit.origin.name,
+        destinationAirportCode: transit.destination.code,
+        destinationAirportName: transit.destination.name,
+      },
+      value,
+    );
   }
   if (transit.transitType === 'train') {
-    return {
-      ...tags,
-      departureStationName: transit.origin.name,
-      destinationStationName: transit.destination.name,
-      ...optional('vehicleNumber', transit.number || undefined),
-      ...optional('departurePlatform', value('platform')),
-      ...optional('carNumber', value('coach')),
-    };
+    return withSeat(
+      {
+        ...tags,
+        departureStationName: transit.origin.name,
+        destinationStationName: transit.destination.name,
+        ...optional('vehicleNumber', transit.number || undefined),
+        ...optional('departurePlatform', value('platform')),
+        ...optional('carNumber', value('coach')),
+      },
+      value,
+    );
   }
-  return tags;
+  return withSeat(tags, value);
 }
 
-/** Whole seconds from `start` to `end`, when both are given and `end` is later. */
-function seconds(start: string, end: string | undefined): number | undefined {
-  if (end === undefined) return undefined;
-  const ms = Date.parse(end) - Date.parse(start);
-  return ms > 0 ? Math.round(ms / 1000) : undefined;
+/** The tags with the holder's seat (its section, row and number fields), when it has one. */
+function withSeat(tags: SemanticTags, value: RoleReader): SemanticTags {
+  const seat = {
+    ...optional('seatSection', value('section')),
+    ...optional('seatRow', value('row')),
+    ...optional('seatNumber', value('seat')),
+  };
+  return Object.keys(seat).length > 0 ? { ...tags, seats: [seat] } : tags;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

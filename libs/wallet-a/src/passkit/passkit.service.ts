@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { FetchConfirmations } from '../delivery/fetch-confirmations';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
-import { PassTokenService } from './pass-token.service';
+import { PassTokenService } from '../signing/pass-token.service';
 import { registrationSource } from './registration-source';
 import { RegistrationsService } from './registrations.service';
 

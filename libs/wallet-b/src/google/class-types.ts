@@ -1,4 +1,4 @@
-import { passTypeOf, type KindMetadata } from '@app/passes';
+import { passTypeOf, type KindMetadata, type PassType } from '@app/passes';
 import type { ClassType, WalletObject } from './wallet-objects.types';
 
 /** Google's REST collections of a class type, and the save-link payload key of its objects. */
@@ -22,24 +22,24 @@ export const COLLECTIONS: Record<ClassType, ClassCollections> = {
 };
 
 /**
- * The class type a pass gets on WalletB when its class is first made (DESIGN §9): a store card
- * (a pass that names no kind) is a loyalty card, a coupon an offer, a boarding pass a flight
- * when it flies and a transit ticket otherwise. A pass keeps the type it got: see
- * `WalletBService.classTypeOf`.
+ * The class type each kind gets on WalletB when its class is first made (DESIGN §9): a store
+ * card (a pass that names no kind) is a loyalty card, a coupon an offer, a boarding pass a
+ * flight when it flies and a transit ticket otherwise.
+ */
+const CLASS_TYPES: { [K in PassType]: (metadata: KindMetadata) => ClassType } = {
+  storeCard: () => 'loyalty',
+  coupon: () => 'offer',
+  eventTicket: () => 'eventTicket',
+  boardingPass: (metadata) => (metadata.transit?.transitType === 'air' ? 'flight' : 'transit'),
+  generic: () => 'generic',
+};
+
+/**
+ * The class type a new class of the pass gets. A pass keeps the type it got: see
+ * `WalletBClassesService.classTypeOf`.
  */
 export function classTypeFor(metadata: KindMetadata): ClassType {
-  switch (passTypeOf(metadata)) {
-    case 'storeCard':
-      return 'loyalty';
-    case 'coupon':
-      return 'offer';
-    case 'eventTicket':
-      return 'eventTicket';
-    case 'boardingPass':
-      return metadata.transit?.transitType === 'air' ? 'flight' : 'transit';
-    case 'generic':
-      return 'generic';
-  }
+  return CLASS_TYPES[passTypeOf(metadata)](metadata);
 }
 
 /** A save link's JWT `payload`: the object under its class type's key (`loyaltyObjects`, ...). */

@@ -1,9 +1,11 @@
 import {
-  fieldRoleValue,
+  factText,
   parseFlightNumber,
-  type FieldRole,
+  roleReader,
   type Holder,
+  type KindFact,
   type Pass,
+  type PassKind,
   type PassMetadataDto,
   type RedemptionChannel,
   type TransitType,
@@ -19,6 +21,7 @@ import type {
   LocalizedString,
   LoyaltyObject,
   ReviewStatus,
+  TextModuleData,
   TicketLeg,
   WalletClass,
   WalletObjectContent,
@@ -57,10 +60,6 @@ const TRANSIT_TYPES: Record<TransitType, GoogleTransitType> = {
   generic: 'OTHER',
 };
 
-function roleValue(pass: Pass, holder: Holder | null, role: FieldRole): string | undefined {
-  return fieldRoleValue(pass.passMetadata, holder?.fieldValues ?? {}, role);
-}
-
 /** The kind's block; the rules of pass-kinds.ts make every Published pass of the kind have it. */
 function block<K extends 'event' | 'offer' | 'transit'>(
   pass: Pass,
@@ -92,13 +91,19 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
 const localizedOrUndefined = (value: string | undefined): LocalizedString | undefined =>
   value === undefined || value === '' ? undefined : localized(value);
 
-/** The class of `type`: the shared parts with the properties of the type filled from the pass. */
+/**
+ * The class of `type`: the shared parts with the properties of the type filled from the pass,
+ * its times from the pass's schedule (`kind`: the shared pass's, which every holder's object
+ * shows).
+ */
 export function kindClass(
   type: ClassType,
   shared: GenericClass,
   pass: Pass,
+  kind: PassKind,
   images: ObjectImages,
 ): WalletClass {
+  const { schedule } = kind;
   const metadata = pass.passMetadata;
   const logo =
     images.logoUrl !== null
@@ -157,9 +162,9 @@ export function kindClass(
             }),
         eventName: localized(event.name),
         dateTime: {
-          start: event.startTime,
-          ...optional('end', event.endTime),
-          ...optional('doorsOpen', event.doorsOpen),
+          start: schedule.start ?? event.startTime,
+          ...optional('end', schedule.end),
+          ...optional('doorsOpen', schedule.doorsOpen),
         },
         ...optional('logo', logo),
       };
@@ -183,10 +188,10 @@ export function kindClass(
           airportIataCode: transit.destination.code.toUpperCase(),
           airportNameOverride: localized(transit.destination.name),
         },
-        localScheduledDepartureDateTime: localDateTime(transit.departureTime),
+        localScheduledDepartureDateTime: localDateTime(schedule.start ?? transit.departureTime),
         ...optional(
           'localScheduledArrivalDateTime',
-          transit.arrivalTime !== undefined ? localDateTime(transit.arrivalTime) : undefined,
+          schedule.end !== undefined ? localDateTime(schedule.end) : undefined,
         ),
       };
     }
@@ -204,17 +209,20 @@ export function kindClass(
 
 /**
  * The object content of `type`: the shared parts with the properties of the type, filled from
- * the holder's values of the fields that name them (see `FIELD_ROLES` in pass-kinds.ts), else the pass's.
+ * the holder's values of the fields that name them (`FIELD_ROLES`), else the pass's, and its
+ * times from the schedule of `kind` (the shared pass's, or the holder's copy's).
  */
 export function kindObject(
   type: ClassType,
   shared: SharedObjectContent,
   pass: Pass,
+  kind: PassKind,
   images: ObjectImages,
   holder: Holder | null,
 ): WalletObjectContent {
   const metadata = pass.passMetadata;
-  const value = (role: FieldRole) => roleValue(pass, holder, role);
+  const value = roleReader(metadata, holder?.fieldValues ?? {});
+  const { schedule } = kind;
   switch (type) {
     case 'generic':
       return {
@@ -245,10 +253,19 @@ export function kindObject(
         ...optional('section', localizedOrUndefined(value('section'))),
         ...optional('gate', localizedOrUndefined(value('gate'))),
       };
+      // The class says when the pass's event is, for every holder; a holder's own day is said
+      // on its object, as the date row of the holder page.
+      const ownDay =
+        kind.type === 'eventTicket' && kind.facts !== null && schedule.ownDay !== null
+          ? textModule(kind.facts.date)
+          : undefined;
       return {
         ...shared,
         ...(Object.keys(seatInfo).length > 0 ? { seatInfo } : {}),
         ...optional('ticketHolderName', value('person')),
+        ...(ownDay !== undefined
+          ? { textModulesData: [...(shared.textModulesData ?? []), ownDay] }
+          : {}),
       };
     }
     case 'flight': {
@@ -279,8 +296,8 @@ export function kindObject(
         originName: localized(transit.origin.name),
         destinationStationCode: transit.destination.code,
         destinationName: localized(transit.destination.name),
-        departureDateTime: transit.departureTime,
-        ...optional('arrivalDateTime', transit.arrivalTime),
+        departureDateTime: schedule.start ?? transit.departureTime,
+        ...optional('arrivalDateTime', schedule.end),
         ...optional('carriage', transit.number || undefined),
         ...optional('platform', value('platform')),
         ...(seat !== undefined || coach !== undefined
@@ -295,4 +312,9 @@ export function kindObject(
       };
     }
   }
+}
+
+/** A kind's fact as a text module: a time as its own offset's clock shows it. */
+function textModule(fact: KindFact): TextModuleData {
+  return { id: fact.key, header: fact.label, body: factText(fact) };
 }

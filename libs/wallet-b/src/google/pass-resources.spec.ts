@@ -206,6 +206,28 @@ describe('WalletB resources of every kind of pass', () => {
     expect(holder).not.toHaveProperty('ticketHolderName');
   });
 
+  it("tells a holder's own day on its object; the class keeps the pass's day for the rest", () => {
+    const pass = kindPass('eventTicket');
+    const holder = holderOf({ seat: '12' }, { relevantDate: '2026-07-02T19:30:00+02:00' });
+    const object = holderObjectOf(pass, holder);
+    expect(object.textModulesData).toEqual([
+      { id: 'seat', header: 'Seat', body: '12' },
+      // At the venue's clock, as the holder page shows it.
+      { id: 'event.start', header: 'Date', body: 'Thu 2 July 2026, 19:30' },
+    ]);
+    // No time of the pass's day on the holder's object.
+    expect(JSON.stringify(object)).not.toContain('2026-07-01');
+    expect(JSON.stringify(object)).not.toContain('1 July');
+    // A holder without a day of its own has the class's date only.
+    expect(holderObjectOf(pass, holderOf({ seat: '12' })).textModulesData).toEqual([
+      { id: 'seat', header: 'Seat', body: '12' },
+    ]);
+    // The class is every holder's: the pass's own schedule.
+    expect(classOf(pass)).toMatchObject({
+      dateTime: { start: '2026-07-01T19:30:00+02:00', doorsOpen: '2026-07-01T18:30:00+02:00' },
+    });
+  });
+
   it("gives an event without a venue address the venue's name as a text module", () => {
     const metadata = KIND_FIXTURES.eventTicket.metadata;
     const pass = passOf({ ...metadata, event: { ...metadata.event, venueAddress: undefined } });

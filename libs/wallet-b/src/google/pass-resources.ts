@@ -1,5 +1,5 @@
 import { displayTextDeep } from '@app/core';
-import type { BarcodeFormat, FieldDto, Holder, Pass } from '@app/passes';
+import { passKindOf, type BarcodeFormat, type FieldDto, type Holder, type Pass } from '@app/passes';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   kindClass,
@@ -153,7 +153,15 @@ export function buildPassClass(
   images: ObjectImages,
   callbackUrl?: string,
 ): WalletClass {
-  return displayTextDeep(kindClass(type, sharedClass(pass, issuerId, callbackUrl), pass, images));
+  return displayTextDeep(
+    kindClass(
+      type,
+      sharedClass(pass, issuerId, callbackUrl),
+      pass,
+      passKindOf(pass.passMetadata),
+      images,
+    ),
+  );
 }
 
 function sharedClass(pass: Pass, issuerId: string, callbackUrl?: string): GenericClass {
@@ -252,7 +260,7 @@ export function buildObjectContent(
     { value: metadata.qrUrl, text: metadata.qrText },
     metadata.expirationDate,
   );
-  return displayTextDeep(kindObject(type, shared, pass, images, null));
+  return displayTextDeep(kindObject(type, shared, pass, passKindOf(metadata), images, null));
 }
 
 /**
@@ -287,6 +295,7 @@ export function buildHolderObjectContent(
           .map((field) => textModule(pass, field, holder.fieldValues[field.key])),
       },
       pass,
+      passKindOf(metadata, holder),
       images,
       holder,
     ),

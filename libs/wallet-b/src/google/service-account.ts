@@ -10,6 +10,9 @@ export interface ServiceAccount {
   tokenUri: string;
 }
 
+/** Injection token of the parsed WALLET_B_SERVICE_ACCOUNT file (null when it is not set). */
+export const WALLET_B_SERVICE_ACCOUNT = Symbol('WALLET_B_SERVICE_ACCOUNT');
+
 export const DEFAULT_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 
 /** A service-account file that cannot be used; the message names the variable to fix. */

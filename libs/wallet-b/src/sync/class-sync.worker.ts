@@ -11,6 +11,7 @@ import {
   MoreThanOrEqual,
   Not,
 } from 'typeorm';
+import { WalletBClassesService } from '../classes/wallet-b-classes.service';
 import { GoogleWalletClient } from '../google/google-wallet-client';
 import {
   buildHolderObjectContent,
@@ -20,7 +21,6 @@ import {
 } from '../google/pass-resources';
 import type { WalletObjectContent } from '../google/wallet-objects.types';
 import { WalletBObject } from '../objects/wallet-b-object.entity';
-import { WalletBService } from '../wallet-b.service';
 import { SyncJob } from './sync-job.entity';
 
 const JOBS_PER_TICK = 10;
@@ -45,7 +45,7 @@ const BUSY_PASS_DELAY_MS = 2_000;
 export class ClassSyncWorker extends LeasedWorker<SyncJob> {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly walletB: WalletBService,
+    private readonly classes: WalletBClassesService,
     private readonly client: GoogleWalletClient,
     hooks: HolderChanges,
     scheduler: WorkerScheduler,
@@ -55,7 +55,7 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
   }
 
   runsHere(): boolean {
-    return this.walletB.configured;
+    return this.classes.configured;
   }
 
   /** Claims and works on due jobs; returns how many it took. */
@@ -125,19 +125,19 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       { state: 'superseded', finishedTime: new Date(), updatedTime: new Date() },
     );
 
-    const synced = await this.walletB.syncClass(pass);
+    const synced = await this.classes.syncClass(pass);
     if (!synced.ok) {
       await this.retryLater(job, `class: ${synced.reason}`);
       return;
     }
 
-    const type = await this.walletB.classTypeOf(pass);
+    const type = await this.classes.classTypeOf(pass);
     const objectHash = objectContentHash(pass, type);
     if (job.lastObjectId === null && (await this.objectsShow(pass.id, objectHash))) {
       await this.finish(job, { objectHash });
       return;
     }
-    const images = await this.walletB.objectImages(pass);
+    const images = await this.classes.objectImages(pass);
     const content = buildObjectContent(pass, type, images);
     let cursor = job.lastObjectId;
     for (;;) {
@@ -188,8 +188,8 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
    */
   private async processHolders(job: SyncJob, pass: Pass): Promise<void> {
     const [type, images] = await Promise.all([
-      this.walletB.classTypeOf(pass),
-      this.walletB.objectImages(pass),
+      this.classes.classTypeOf(pass),
+      this.classes.objectImages(pass),
     ]);
     let cursor = job.lastObjectId;
     const patch = async (objectId: string, content: WalletObjectContent): Promise<boolean> => {
@@ -204,7 +204,7 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
         .getRepository(Holder)
         .findOneBy({ id: job.holderId, passId: pass.id });
       if (holder !== null) {
-        const objectId = holderObjectId(this.walletB.issuerId, holder);
+        const objectId = holderObjectId(this.classes.issuerId, holder);
         if (!(await patch(objectId, buildHolderObjectContent(pass, type, holder, images)))) return;
       }
       await this.finish(job, { objectHash: null });

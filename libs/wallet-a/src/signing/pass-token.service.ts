@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { IsNull, Repository } from 'typeorm';
-import { SecretSealer, type SecretBox } from '../signing/secret-sealer';
+import { SecretSealer, type SecretBox } from './secret-sealer';
 
 const HASH_BYTES = 32;
 

@@ -1,0 +1,42 @@
+import type { EnvReader } from '../env-reader';
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string; migrateOnStart: boolean }
+  | {
+      type: 'mysql';
+      url: string;
+      migrateOnStart: boolean;
+      poolSize: number;
+      /**
+       * How long a database host that stops answering may hold a request: opening a connection
+       * (TCP and handshake), waiting for a pooled one, and one query. See mysql-deadlines.ts.
+       */
+      timeouts: { connectMs: number; acquireMs: number; queryMs: number };
+    };
+
+/** `DB_TYPE` and, per type, its file or its server, pool and timeouts. */
+export function readDatabaseConfig(read: EnvReader): DatabaseConfig {
+  const dbType = read.oneOf('DB_TYPE', ['sqlite', 'mysql'] as const, 'sqlite');
+  const migrateOnStart = read.bool('DB_MIGRATE_ON_START', true);
+  if (dbType === 'sqlite') {
+    return {
+      type: 'sqlite',
+      path: read.string('DB_PATH', './data/wallet.sqlite'),
+      migrateOnStart,
+    };
+  }
+  const url = read.url('DB_URL', undefined, ['mysql:', 'mariadb:']);
+  if (url === undefined) read.problems.push('DB_URL is required when DB_TYPE=mysql');
+  return {
+    type: 'mysql',
+    url: url ?? '',
+    migrateOnStart,
+    poolSize: read.int('DB_POOL_SIZE', 10, 1, 500),
+    // Below the 5 s in which a request should learn that the database is away (a 503).
+    timeouts: {
+      connectMs: read.int('DB_CONNECT_TIMEOUT_MS', 3000, 100, 120_000),
+      acquireMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 120_000),
+      queryMs: read.int('DB_QUERY_TIMEOUT_MS', 4000, 100, 3_600_000),
+    },
+  };
+}

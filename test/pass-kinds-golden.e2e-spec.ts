@@ -1,0 +1,239 @@
+import { Holder, Pass, type PassMetadataDto } from '@app/passes';
+import { buildPassFiles } from '@app/wallet-a/package/pass-files';
+import type { PassJsonContext } from '@app/wallet-a/package/pass-json';
+import {
+  buildHolderObjectContent,
+  buildObjectContent,
+  buildPassClass,
+  classTypeFor,
+  holderObjectId,
+  type ClassType,
+} from '@app/wallet-b';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KIND_FIXTURES, KIND_NAMES } from './support/pass-kind-fixtures';
+import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from './support/wallet-a-kinds';
+
+/**
+ * What holders get of every kind's fixture, held byte for byte in test/golden/pass-kinds/: the
+ * WalletA pass.json and pass.strings and the WalletB class, object and holder's object, of the
+ * shared pass and of a holder's copy (a holder on a day of their own), plain and localized, and
+ * the poster event ticket. A change of what a kind shows makes a golden file differ; a
+ * refactoring must leave them all as they are. `GOLDEN_WRITE=1` (`npm run golden:pass-kinds`)
+ * writes the files from the code instead of comparing.
+ */
+
+const GOLDEN_DIR = join(__dirname, 'golden', 'pass-kinds');
+const WRITE = process.env.GOLDEN_WRITE === '1';
+
+const CONTEXT: PassJsonContext = {
+  passTypeIdentifier: 'pass.example.golden',
+  teamIdentifier: 'TEAMGOLDEN',
+  webServiceURL: 'https://wallet.test/passkit',
+  authenticationToken: 'a'.repeat(32),
+  locations: [{ latitude: 48.85, longitude: 2.35, altitude: null, relevantText: 'Near' }],
+};
+const ISSUER = '3388000000012345678';
+const IMAGES = { logoUrl: 'https://files.test/logo.png', heroUrl: 'https://files.test/strip.png' };
+const CALLBACK_URL = 'https://wallet.test/callbacks/wallet-b';
+/** The shared pass's objects get a random id at each read: a fixed one here. */
+const SHARED_OBJECT_ID = `${ISSUER}.pass-1-0000000000000000`;
+
+/** A holder on a day of their own: a ticket for the next day, ending the morning after. */
+const HOLDER_DAY = {
+  relevantDate: '2026-07-02T19:30:00+02:00',
+  expirationDate: '2026-07-03T04:00:00+02:00',
+};
+/** The latest notification of a holder's copy, the first back field. */
+const MESSAGE_FIELD = { key: 'notification', value: 'Doors open at 18:30', changeMessage: '%@' };
+
+function passOf(metadata: PassMetadataDto, imageNames: string[] = ['logo.png']): Pass {
+  return Object.assign(new Pass(), {
+    id: 'pass-1',
+    passName: 'Summer pass',
+    status: 'Published',
+    deletedTime: null,
+    passMetadata: metadata,
+    uploadInfoList: imageNames.map((fileName) => ({ fileName, uploadKey: `upload-${fileName}` })),
+  });
+}
+
+function holderOf(fieldValues: Record<string, string>): Holder {
+  return Object.assign(new Holder(), {
+    id: 'holder-1',
+    serialNumber: '0123456789abcdef0123456789abcdef',
+    status: 'Active',
+    fieldValues,
+    barcodeValue: 'HOLDER-1',
+    barcodeText: 'Holder 1',
+    ...HOLDER_DAY,
+  });
+}
+
+/**
+ * Every text of the pass translated into German: description, organisation and pass name, each
+ * face field's label and value and each back field's label.
+ */
+function localizedOf(metadata: PassMetadataDto): PassMetadataDto {
+  const face = [
+    ...(metadata.topField ? [metadata.topField] : []),
+    ...(metadata.headerFields ?? []),
+    ...(metadata.primaryFields ?? []),
+    ...(metadata.secondaryFields ?? []),
+    ...(metadata.auxiliaryFields ?? []),
+  ];
+  return {
+    ...metadata,
+    localizations: {
+      de: {
+        description: 'Markenkarte',
+        organizationName: 'Marke GmbH',
+        passName: 'Sommerkarte',
+        fields: Object.fromEntries([
+          ...face.map((field) => [
+            field.key,
+            { label: `DE ${field.label ?? field.key}`, value: `DE ${field.value}` },
+          ]),
+          ...(metadata.backFields ?? []).map((field) => [
+            field.key,
+            { label: `DE ${field.label ?? field.key}` },
+          ]),
+        ]),
+      },
+    },
+  };
+}
+
+/** A package's pass.json and pass.strings files, as PassPackageService builds them. */
+function walletAFiles(pass: Pass, holder?: Holder): Record<string, unknown> {
+  const { passJson, strings } = buildPassFiles(pass, {
+    ...CONTEXT,
+    ...(holder === undefined
+      ? {}
+      : {
+          messageField: MESSAGE_FIELD,
+          holder: {
+            serialNumber: holder.serialNumber,
+            fieldValues: holder.fieldValues,
+            barcodeValue: holder.barcodeValue,
+            barcodeText: holder.barcodeText,
+            voided: false,
+            relevantDate: holder.relevantDate,
+            expirationDate: holder.expirationDate,
+          },
+        }),
+  });
+  // pass.json's exact bytes, read back only to be shown indented.
+  const files: Record<string, unknown> = { 'pass.json': JSON.parse(passJson.toString('utf8')) };
+  for (const [name, bytes] of strings) files[name] = stringsLines(bytes);
+  return files;
+}
+
+/**
+ * A pass.strings file as the lines of its text. The file is UTF-16LE after a byte order mark;
+ * {@link stringsBytes} makes the bytes from the lines again, so comparing lines compares bytes.
+ */
+function stringsLines(bytes: Buffer): string[] {
+  expect([...bytes.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+  const lines = bytes.subarray(2).toString('utf16le').split('\n');
+  expect(stringsBytes(lines).equals(bytes)).toBe(true);
+  return lines;
+}
+
+function stringsBytes(lines: string[]): Buffer {
+  return Buffer.from(`\ufeff${lines.join('\n')}`, 'utf16le');
+}
+
+/** The class, the shared pass's object and the holder's object of a pass at Google. */
+function walletBResources(pass: Pass, type: ClassType, holder: Holder): Record<string, unknown> {
+  const classId = `${ISSUER}.${pass.id}`;
+  return {
+    class: buildPassClass(pass, type, ISSUER, IMAGES, CALLBACK_URL),
+    object: { id: SHARED_OBJECT_ID, classId, ...buildObjectContent(pass, type, IMAGES) },
+    holderObject: {
+      id: holderObjectId(ISSUER, holder),
+      classId,
+      ...buildHolderObjectContent(pass, type, holder, IMAGES),
+    },
+  };
+}
+
+/** Both wallets' output of one pass, plain and localized, shared and a holder's copy. */
+function goldenOf(
+  metadata: PassMetadataDto,
+  classType: ClassType,
+  holderValues: Record<string, string>,
+): Record<string, unknown> {
+  const holder = holderOf(holderValues);
+  const golden: Record<string, unknown> = {};
+  for (const [variant, variantMetadata] of [
+    ['plain', metadata],
+    ['localized', localizedOf(metadata)],
+  ] as const) {
+    const pass = passOf(variantMetadata);
+    golden[variant] = {
+      walletA: { shared: walletAFiles(pass), holder: walletAFiles(pass, holder) },
+      walletB: { classType, ...walletBResources(pass, classType, holder) },
+    };
+  }
+  return golden;
+}
+
+/** A holder of the WalletB fixtures: a seat, a row, a passenger and points. */
+const WALLET_B_HOLDER_VALUES = { seat: '12C', passenger: 'Maya Rivera', row: 'F', points: '250' };
+
+const GOLDENS: [string, () => Record<string, unknown>][] = [
+  ...WALLET_A_KIND_NAMES.map((name): [string, () => Record<string, unknown>] => [
+    `wallet-a-kinds.${name}`,
+    () => {
+      const kind = WALLET_A_KINDS[name];
+      return goldenOf(kind.metadata, classTypeFor(kind.metadata), kind.holderValues);
+    },
+  ]),
+  [
+    'wallet-a-kinds.eventTicket.poster',
+    () => {
+      const kind = WALLET_A_KINDS.eventTicket;
+      const pass = passOf(kind.metadata, ['logo.png', 'artwork.png']);
+      return {
+        walletA: {
+          shared: walletAFiles(pass),
+          holder: walletAFiles(pass, holderOf(kind.holderValues)),
+        },
+      };
+    },
+  ],
+  ...KIND_NAMES.map((name): [string, () => Record<string, unknown>] => [
+    `pass-kind-fixtures.${name}`,
+    () => {
+      const fixture = KIND_FIXTURES[name];
+      expect(classTypeFor(fixture.metadata)).toBe(fixture.classType);
+      return goldenOf(fixture.metadata, fixture.classType, WALLET_B_HOLDER_VALUES);
+    },
+  ]),
+  [
+    // A store card Published before class types existed keeps its generic class.
+    'pass-kind-fixtures.storeCard.generic-class',
+    () => ({
+      walletB: walletBResources(
+        passOf(KIND_FIXTURES.storeCard.metadata),
+        'generic',
+        holderOf(WALLET_B_HOLDER_VALUES),
+      ),
+    }),
+  ],
+];
+
+describe('what holders get of every kind of pass, against test/golden/pass-kinds', () => {
+  if (WRITE) mkdirSync(GOLDEN_DIR, { recursive: true });
+
+  it.each(GOLDENS)('%s is as its golden file', (name, build) => {
+    const file = join(GOLDEN_DIR, `${name}.json`);
+    const built = `${JSON.stringify(build(), null, 2)}\n`;
+    if (WRITE) {
+      writeFileSync(file, built);
+      return;
+    }
+    expect(built).toBe(readFileSync(file, 'utf8'));
+  });
+});
