@@ -325,6 +325,15 @@ describe('README walk-throughs', () => {
     expect(stdout).toContain('{"created":1,"updated":1}');
   });
 
+  it('audiences: tagged on import, the segment sized, notified and given 100 points in bulk', () => {
+    const { outputs, stdout } = ran('audiences');
+    expect(stdout).toContain('{"created":3,"updated":0}');
+    expect(stdout).toContain('{"holders":1,"walletADevices":0,"walletBObjects":0}');
+    expect(outputs.BULK_STATUS).toBe('Done');
+    expect(stdout).toMatch(/"matched":1,"updated":1,"skipped":0/);
+    expect(stdout).toMatch(/"fieldValues":\{"points":"1300","tier":"Gold"\}/);
+  });
+
   it("event-ticket: the guest's ticket, its event, their seat and the German labels", () => {
     const { outputs } = ran('event-ticket');
     expect(outputs.GUEST_URL.startsWith(`${base}/p/`)).toBe(true);
