@@ -57,6 +57,8 @@ function validBody(operation: Operation, a: WorkspaceARecords): unknown {
     'POST /v1/wallet-pass/{id}/holders': { externalId: 'isolation' },
     'PATCH /v1/wallet-pass/{id}/holders/{holderId}': { barcodeText: 'Changed elsewhere' },
     'POST /v1/wallet-pass/{id}/holders/import': [{ externalId: 'isolation' }],
+    'POST /v1/wallet-pass/{id}/holders/bulk': { audience: { tag: 'gold' }, addTags: ['isolation'] },
+    'POST /v1/wallet-pass/{id}/segments': { name: 'Isolation', audience: { tag: 'gold' } },
     'POST /v1/wallet-pass-location': locationBody(a.passId),
     'PUT /v1/wallet-pass-location/{locationId}': locationBody(null),
     'POST /v1/promo-campaign': { name: 'Isolation campaign' },
