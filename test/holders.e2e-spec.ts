@@ -761,10 +761,9 @@ describe('Holders', () => {
         externalId: `bulk-${i}`,
         fieldValues: { points: String(i) },
       }));
-      const started = Date.now();
+      // How fast is bench:holders' to say (BENCHMARKS.md), not a timed assertion here.
       const response = await importJson(pass.id, rows).expect(200);
       expect(response.body).toEqual({ created: 10_000, updated: 0 });
-      expect(Date.now() - started).toBeLessThan(10_000);
 
       const tooMany = await importJson(pass.id, [...rows, { externalId: 'one-more' }]).expect(400);
       expect(tooMany.body.errorCode).toBe('INVALID_INPUT');
