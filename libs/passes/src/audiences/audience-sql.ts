@@ -107,8 +107,10 @@ class AudienceCompiler {
   }
 
   private holdersWithValue(source: 'a' | 'f', name: string, test: ValueTest): string {
+    // Bound in the order they appear: the key first, then the test's operands.
+    const key = this.valueKey(source, name);
     const where = this.valueWhere(test);
-    return `h.id IN (SELECT v.holder_id FROM holder_value v WHERE ${this.valueKey(source, name)}${where === '' ? '' : ` AND ${where}`})`;
+    return `h.id IN (SELECT v.holder_id FROM holder_value v WHERE ${key}${where === '' ? '' : ` AND ${where}`})`;
   }
 
   private withAnyValue(source: 'a' | 'f', name: string): string {
