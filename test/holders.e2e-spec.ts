@@ -799,6 +799,8 @@ describe('Holders', () => {
       ['the pass value passing the test', { all: [{ field: 'points', lte: 2600 }, SPEND] }, ['m3', 'm4']],
       ['a field every holder shows', { field: 'points', exists: false }, []],
       ['an attribute some lack', { attribute: 'spend', exists: false }, ['m5']],
+      ['an attribute some have', { attribute: 'spend', exists: true }, ['m1', 'm2', 'm3', 'm4', 'm6', 'm7']],
+      ['nested alls', { all: [{ all: [GOLD, SPEND] }, { all: [POINTS, { tag: 'vip' }] }] }, ['m1']],
       ['ne (case-sensitive; without the value too)', { attribute: 'city', ne: 'Zurich' }, ['m2', 'm3', 'm4', 'm6', 'm7']],
       ['contains (case-insensitive)', { attribute: 'city', contains: 'ZUR' }, ['m1', 'm3', 'm5']],
       ['a boolean', { attribute: 'vip', eq: true }, ['m6']],
