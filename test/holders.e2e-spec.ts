@@ -772,4 +772,73 @@ describe('Holders', () => {
       expect(await count(pass.id)).toBe(10_000);
     }, 60_000);
   });
+
+  describe('audiences', () => {
+    // Points default to the pass's "0" (METADATA); every holder below is Active but m8.
+    const ROWS = [
+      { externalId: 'm1', tags: ['gold', 'vip'], attributes: { city: 'Zurich', spend: 1500 }, fieldValues: { points: '3000' } },
+      { externalId: 'm2', tags: ['gold'], attributes: { city: 'Geneva', spend: 500 }, fieldValues: { points: '2600' } },
+      { externalId: 'm3', tags: ['silver'], attributes: { city: 'zurich', spend: 2000 }, fieldValues: { points: '100' } },
+      { externalId: 'm4', tags: [], attributes: { spend: 1001 } },
+      { externalId: 'm5', tags: ['gold'], attributes: { city: 'Zurich' }, fieldValues: { points: '2500' } },
+      { externalId: 'm6', tags: ['gold'], attributes: { spend: '1500', vip: true }, fieldValues: { points: '9999' } },
+      { externalId: 'm7', tags: ['gold'], attributes: { spend: 1000 }, fieldValues: { points: 'many' } },
+      { externalId: 'm8', tags: ['gold'], attributes: { spend: 1500 }, fieldValues: { points: '3000' } },
+    ]; // prettier-ignore
+    const GOLD = { tag: 'gold' };
+    const SPEND = { attribute: 'spend', gt: 1000 };
+    const POINTS = { field: 'points', gte: 2500 };
+    const CASES: [string, object, string[]][] = [
+      ['three conditions (a decimal text counts as its number)', { all: [GOLD, SPEND, POINTS] }, ['m1', 'm6']],
+      ['any', { any: [{ tag: 'vip' }, { attribute: 'city', eq: 'Geneva' }] }, ['m1', 'm2']],
+      ['a not inside (a holder without the value passes it)', { all: [GOLD, { not: SPEND }, POINTS] }, ['m2', 'm5']],
+      ['not of all', { not: { all: [GOLD, SPEND, POINTS] } }, ['m2', 'm3', 'm4', 'm5', 'm7']],
+      ['the pass value of a holder without its own', { field: 'points', lt: 100 }, ['m4']],
+      ['the pass value failing the test', { all: [{ field: 'points', gte: 100 }, SPEND] }, ['m1', 'm3', 'm6']],
+      ['the pass value passing the test', { all: [{ field: 'points', lte: 2600 }, SPEND] }, ['m3', 'm4']],
+      ['a field every holder shows', { field: 'points', exists: false }, []],
+      ['an attribute some lack', { attribute: 'spend', exists: false }, ['m5']],
+      ['an attribute some have', { attribute: 'spend', exists: true }, ['m1', 'm2', 'm3', 'm4', 'm6', 'm7']],
+      ['nested alls', { all: [{ all: [GOLD, SPEND] }, { all: [POINTS, { tag: 'vip' }] }] }, ['m1']],
+      ['ne (case-sensitive; without the value too)', { attribute: 'city', ne: 'Zurich' }, ['m2', 'm3', 'm4', 'm6', 'm7']],
+      ['contains (case-insensitive)', { attribute: 'city', contains: 'ZUR' }, ['m1', 'm3', 'm5']],
+      ['a boolean', { attribute: 'vip', eq: true }, ['m6']],
+      ['in, by text and by number', { field: 'points', in: ['100', 3000] }, ['m1', 'm3']],
+      ['Voided holders when named', { all: [{ status: 'Voided' }, GOLD, SPEND] }, ['m8']],
+    ]; // prettier-ignore
+    let pass: { id: string };
+
+    beforeAll(async () => {
+      pass = await createPass();
+      await importJson(pass.id, ROWS).expect(200);
+      const page = await http()
+        .get(`${holders(pass.id)}?externalId=m8`)
+        .set(auth())
+        .expect(200);
+      await http()
+        .delete(`${holders(pass.id)}/${(page.body as PageBody).items[0].id}`)
+        .set(auth())
+        .expect(204);
+    });
+
+    it.each(CASES)('%s: sized and listed alike', async (_name, audience, expected) => {
+      const size = await http()
+        .post(`/v1/wallet-pass/${pass.id}/audience`)
+        .set(auth())
+        .send({ audience })
+        .expect(200);
+      expect(size.body).toEqual({ holders: expected.length, walletADevices: 0, walletBObjects: 0 });
+      const segment = await http()
+        .post(`/v1/wallet-pass/${pass.id}/segments`)
+        .set(auth())
+        .send({ name: `segment ${++counter}`, audience })
+        .expect(201);
+      const page = await http()
+        .get(`${holders(pass.id)}?segmentId=${(segment.body as { id: string }).id}&limit=20`)
+        .set(auth())
+        .expect(200);
+      const listed = (page.body as PageBody).items.map((holder) => holder.externalId).sort();
+      expect(listed).toEqual(expected);
+    });
+  });
 });

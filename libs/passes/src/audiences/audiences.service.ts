@@ -7,6 +7,7 @@ import { PassesService } from '../passes.service';
 import { faceFieldsOf } from '../pass-kinds';
 import { readAudience, type AudienceJson, type Condition } from './audience';
 import {
+  audienceSizeQuery,
   audienceSql,
   audienceSqlNamed,
   type AudiencePass,
@@ -122,20 +123,19 @@ export class AudiencesService {
    * devices and WalletB objects of those that are Active (a Voided holder is reached by nothing).
    */
   async size(workspaceId: string, pass: Pass, condition: Condition): Promise<AudienceSizeResponse> {
-    const { sql, params } = this.where(pass, condition);
+    const { sql, params } = audienceSizeQuery(
+      workspaceId,
+      condition,
+      audiencePass(pass),
+      this.dialect,
+    );
     const [row] = await this.dataSource.query<
       {
         holders: number | string;
         devices: number | string | null;
         objects: number | string | null;
       }[]
-    >(
-      'SELECT COUNT(*) AS holders, ' +
-        "SUM(CASE WHEN h.status = 'Active' THEN h.apple_installed_count ELSE 0 END) AS devices, " +
-        "SUM(CASE WHEN h.status = 'Active' THEN h.google_installed_count ELSE 0 END) AS objects " +
-        `FROM holder h WHERE h.workspace_id = ? AND h.pass_id = ? AND ${sql}`,
-      [workspaceId, pass.id, ...params],
-    );
+    >(sql, params);
     return {
       holders: Number(row.holders),
       walletADevices: Number(row.devices ?? 0),
