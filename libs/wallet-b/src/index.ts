@@ -14,11 +14,6 @@ export * from './objects/wallet-b-object.entity';
 export * from './sync/class-sync.worker';
 export * from './sync/sync-job.entity';
 export * from './wallet-b.module';
-/**
- * The name libs/notifications' WalletB channel injects the messages service by: the same class,
- * so Nest gives it the one provider.
- */
-export { WalletBMessagesService as WalletBService } from './messages/wallet-b-messages.service';
 
 import { WalletBCallback } from './callbacks/wallet-b-callback.entity';
 import { WalletBClass } from './classes/wallet-b-class.entity';

@@ -1,5 +1,5 @@
 import type { AudiencesService, Pass } from '@app/passes';
-import type { WalletBSendResult, WalletBService } from '@app/wallet-b';
+import type { WalletBSendResult, WalletBMessagesService } from '@app/wallet-b';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Notification } from '../entities/notification.entity';
 import { SNAPSHOT_PAGE, WalletBNotificationChannel } from './wallet-b.channel';
@@ -29,7 +29,7 @@ function channelOver(
       return Promise.resolve(answer(page));
     },
     sendMessage: () => Promise.reject(new Error('not to the class')),
-  } as unknown as WalletBService;
+  } as unknown as WalletBMessagesService;
   const dataSource = { manager: {} } as unknown as DataSource;
   const channel = new WalletBNotificationChannel(dataSource, walletB, audiences);
   const checkpoints: Partial<Notification>[] = [];

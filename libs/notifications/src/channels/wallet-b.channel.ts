@@ -1,5 +1,9 @@
 import { AudiencesService, type Pass } from '@app/passes';
-import { WalletBService, type WalletBMessageInput, type WalletBSendResult } from '@app/wallet-b';
+import {
+  WalletBMessagesService,
+  type WalletBMessageInput,
+  type WalletBSendResult,
+} from '@app/wallet-b';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Notification } from '../entities/notification.entity';
@@ -17,7 +21,7 @@ export const SNAPSHOT_PAGE = 1000;
  * pass, or with `holderIds` to the chosen holders' own objects only, or with an audience or a
  * segment to the objects of the holders it matched when sent (`audienceSize` set), page by page.
  * Google's answer is checkpointed on the notification, so a resumed delivery reports it again
- * instead of sending twice (and WalletBService dedupes by the notification id and holder anyway).
+ * instead of sending twice (and WalletBMessagesService dedupes by the notification id and holder anyway).
  */
 @Injectable()
 export class WalletBNotificationChannel implements NotificationChannel {
@@ -25,7 +29,7 @@ export class WalletBNotificationChannel implements NotificationChannel {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly walletB: WalletBService,
+    private readonly walletB: WalletBMessagesService,
     private readonly audiences: AudiencesService,
   ) {}
 
@@ -64,7 +68,7 @@ export class WalletBNotificationChannel implements NotificationChannel {
   }
 
   /**
-   * {@link WalletBService.sendHolderMessages} over the notification's snapshot, a page of holder
+   * {@link WalletBMessagesService.sendHolderMessages} over the notification's snapshot, a page of holder
    * ids at a time, the answers added up as one: sent when Google took it for some object or no
    * holder had one, failed when it refused every one (or WalletB cannot send at all, which the
    * first call says even for an empty snapshot).
