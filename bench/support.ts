@@ -272,6 +272,8 @@ export interface NotificationView {
   publishedTime: string | null;
   createdTime: string;
   appleNotificationSentCount: number;
+  /** Holders an audience or segment matched when sent; null for the pass's devices. */
+  audienceSize: number | null;
   failureReason: string | null;
 }
 
@@ -422,18 +424,21 @@ export async function checkSeeded(
 
 /**
  * `count` personal holders of the pass, made through the import API (10,000 a request, as
- * DESIGN.md §6 allows), with their ids and serial numbers in externalId order.
+ * DESIGN.md §6 allows), with their ids and serial numbers in externalId order. `more` adds to
+ * the n-th row (e.g. its `fieldValues`) beside its externalId.
  */
 export async function importHolders(
   api: Api,
   dbUrl: string,
   pass: CreatedPass,
   count: number,
+  more: (n: number) => Record<string, unknown> = () => ({}),
 ): Promise<{ id: string; serialNumber: string }[]> {
   const perRequest = 10_000;
   for (let from = 0; from < count; from += perRequest) {
     const rows = Array.from({ length: Math.min(perRequest, count - from) }, (_, i) => ({
       externalId: `member-${String(from + i).padStart(7, '0')}`,
+      ...more(from + i),
     }));
     await api.post(`/v1/wallet-pass/${pass.id}/holders/import`, rows);
   }
