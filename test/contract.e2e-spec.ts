@@ -1,3 +1,4 @@
+import { Script } from 'node:vm';
 import type { AddressInfo } from 'node:net';
 import createClient from 'openapi-fetch';
 import type { paths } from './contract/api-types';
@@ -47,6 +48,14 @@ describe('OpenAPI contract', () => {
       .filter((problem) => problem.severity === 'error')
       .map((p) => `${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(', ')}`);
     expect(errors).toEqual([]);
+  });
+
+  it('serves a page script Swagger UI can run: no "$`", "$\'" or "$&" in the document', async () => {
+    // The page script is made with String.replace, which reads those as patterns (not text).
+    expect(JSON.stringify(document).match(/\$[`'&]/g) ?? []).toEqual([]);
+    const script = await (await fetch(`${baseUrl}/docs/swagger-ui-init.js`)).text();
+    // Compiled only, never run: a SyntaxError is what a broken replacement leaves.
+    expect(() => new Script(script)).not.toThrow();
   });
 
   it('has committed types up to date with the document (npm run contract:types)', async () => {

@@ -1760,7 +1760,7 @@ export interface components {
        */
       tags?: string[];
       /**
-       * @description For audiences; never shown on the pass. At most 50 keys matching `^[A-Za-z][A-Za-z0-9_]{0,63}$`; a value is a text of at most 255 characters, a finite number or a boolean. PATCH (and an import row) merges by key; a key set to null is removed.
+       * @description For audiences; never shown on the pass. At most 50 keys, each a letter then up to 63 letters, digits or underscores; a value is a text of at most 255 characters, a finite number or a boolean. PATCH (and an import row) merges by key; a key set to null is removed.
        * @example {
        *       "tier": "gold",
        *       "city": "Zurich",

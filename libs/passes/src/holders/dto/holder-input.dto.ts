@@ -159,9 +159,11 @@ export class HolderInputDto extends HolderReadOnlyFields {
       oneOf: [{ type: 'string', maxLength: 255 }, { type: 'number' }, { type: 'boolean' }],
     },
     example: { tier: 'gold', city: 'Zurich', spend: 1240.5, newsletter: true },
+    // No "$" before a backquote or a quote here: Swagger UI's page script puts the document in
+    // with String.replace, which reads "$`" and "$'" as patterns, and the page then fails.
     description:
-      'For audiences; never shown on the pass. At most 50 keys matching ' +
-      '`^[A-Za-z][A-Za-z0-9_]{0,63}$`; a value is a text of at most 255 characters, a finite ' +
+      'For audiences; never shown on the pass. At most 50 keys, each a letter then up to 63 ' +
+      'letters, digits or underscores; a value is a text of at most 255 characters, a finite ' +
       'number or a boolean. PATCH (and an import row) merges by key; a key set to null is removed.',
   })
   @IsOptional()
