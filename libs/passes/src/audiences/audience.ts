@@ -68,12 +68,13 @@ const NODE_RULE = `must be an object with exactly one of ${NODE_KEYS.join(', ')}
 /**
  * Reads an audience, refusing it with every problem keyed by its path (`audience.all.2.gte`):
  * a node that is not exactly one condition, an unknown operator, an operand of the wrong type,
- * a tag or attribute key out of its pattern, a face field the pass does not have (`fieldKeys`),
+ * a tag or attribute key out of its pattern, a face field the pass does not have (`fieldKeys`;
+ * null: any key, for a segment saved before the pass lost a field, which then has no value),
  * more than 100 nodes or a depth over 6.
  */
 export function readAudience(
   json: unknown,
-  fieldKeys: readonly string[],
+  fieldKeys: readonly string[] | null,
   at = 'audience',
 ): Condition {
   const reader = new AudienceReader(fieldKeys);
@@ -102,7 +103,7 @@ class AudienceReader {
   readonly problems: Record<string, string> = {};
   nodes = 0;
 
-  constructor(private readonly fieldKeys: readonly string[]) {}
+  constructor(private readonly fieldKeys: readonly string[] | null) {}
 
   node(json: unknown, at: string, depth: number): Condition | undefined {
     this.nodes += 1;
@@ -182,12 +183,16 @@ class AudienceReader {
       this.problem(path, `must be an attribute key matching ${ATTRIBUTE_KEY_PATTERN.source}`);
       problem = true;
     }
-    if (kind === 'field' && (typeof name !== 'string' || !this.fieldKeys.includes(name))) {
+    const knownField =
+      typeof name === 'string' && (this.fieldKeys === null || this.fieldKeys.includes(name));
+    if (kind === 'field' && !knownField) {
       this.problem(
         path,
-        this.fieldKeys.length === 0
-          ? 'is not a face field of the pass: it has none'
-          : `is not a face field of the pass; its keys are ${this.fieldKeys.join(', ')}`,
+        this.fieldKeys === null
+          ? 'must be a face field key'
+          : this.fieldKeys.length === 0
+            ? 'is not a face field of the pass: it has none'
+            : `is not a face field of the pass; its keys are ${this.fieldKeys.join(', ')}`,
       );
       problem = true;
     }

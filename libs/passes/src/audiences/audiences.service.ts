@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, Repository } from 'typeorm';
 import type { Pass } from '../entities/pass.entity';
+import { holderFieldKeys } from '../holders/holder-edit';
 import { PassesService } from '../passes.service';
 import { faceFieldsOf } from '../pass-kinds';
 import { readAudience, type AudienceJson, type Condition } from './audience';
@@ -50,7 +51,7 @@ export class AudiencesService {
 
   /** The audience checked against the pass's face fields (400 keyed by path otherwise). */
   read(pass: Pick<Pass, 'passMetadata'>, audience: unknown, at = 'audience'): Condition {
-    return readAudience(audience, fieldKeysOf(pass), at);
+    return readAudience(audience, holderFieldKeys(pass), at);
   }
 
   /**
@@ -81,7 +82,7 @@ export class AudiencesService {
     const segment = await this.segment(workspaceId, pass.id, target.segmentId!);
     // A segment saved before the pass lost a face field it names matches as if nobody had it.
     return {
-      condition: readAudience(segment.audience, fieldKeysOf(pass, segment.audience), at),
+      condition: readAudience(segment.audience, null, at),
       audience: segment.audience,
       segmentId: segment.id,
     };
@@ -201,14 +202,6 @@ export class AudiencesService {
     );
     return Number(row.total);
   }
-}
-
-/** The face field keys an audience may name: the pass's, and those `saved` names already. */
-function fieldKeysOf(pass: Pick<Pass, 'passMetadata'>, saved?: AudienceJson): string[] {
-  const keys = faceFieldsOf(pass.passMetadata).map(({ key }) => key);
-  if (saved === undefined) return keys;
-  const named = JSON.stringify(saved).matchAll(/"field":"([^"\\]*)"/g);
-  return [...new Set([...keys, ...[...named].map((match) => match[1])])];
 }
 
 function audiencePass(pass: Pass): AudiencePass {

@@ -33,7 +33,6 @@ import {
   type HolderEdit,
   holderFieldKeys,
   mergeFieldValues,
-  sameVisible,
   targetingOf,
   type HolderTargeting,
   type HolderVisible,
@@ -42,7 +41,6 @@ import type { ImportRow } from './holder-import';
 import {
   attributeCountProblem,
   attributeProblems,
-  sameTargeting,
   tagProblems,
   writeTargetingRows,
 } from './holder-targeting';
@@ -258,22 +256,11 @@ export class HoldersService {
           }
           if (current.status === 'Voided') voidedRow(row);
           updated += 1;
-          const next = visibleOf(row.input);
-          const targeting = targetingOf(current, row.input);
-          const visibleChange = !sameVisible(current, next);
-          if (!visibleChange && sameTargeting(current, targeting)) continue;
-          if (Object.keys(attributeCountProblem(targeting.attributes)).length > 0) {
-            tooManyAttributes(row);
-          }
-          if (visibleChange) changed += 1;
-          const written: Holder = Object.assign(new Holder(), current, next, {
-            ...targeting,
-            version: current.version + (visibleChange ? 1 : 0),
-            updatedTime: visibleChange
-              ? holderChangeTime(current.updatedTime, now)
-              : new Date(Math.max(current.updatedTime.getTime(), now.getTime())),
-            updatedBy: actorId,
-          });
+          const edited = editHolder(current, importEdit(current, row.input), actorId, now);
+          if (edited.kind === 'refused') refusedRow(row, edited.problems);
+          if (edited.kind === 'unchanged') continue;
+          if (edited.visibleChange) changed += 1;
+          const written: Holder = Object.assign(new Holder(), current, edited.written);
           // Only while still Active: the lookup above took no lock, so a DELETE may have voided
           // the holder since. Such a row is then refused as a Voided holder's row always is.
           const result = await runner.query(
@@ -281,14 +268,14 @@ export class HoldersService {
               'relevant_date = ?, expiration_date = ?, tags = ?, attributes = ?, ' +
               "version = version + ?, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
             [
-              JSON.stringify(next.fieldValues),
-              next.barcodeValue,
-              next.barcodeText,
-              next.relevantDate,
-              next.expirationDate,
-              JSON.stringify(targeting.tags),
-              JSON.stringify(targeting.attributes),
-              visibleChange ? 1 : 0,
+              JSON.stringify(written.fieldValues),
+              written.barcodeValue,
+              written.barcodeText,
+              written.relevantDate,
+              written.expirationDate,
+              JSON.stringify(written.tags),
+              JSON.stringify(written.attributes),
+              edited.visibleChange ? 1 : 0,
               this.dateValue(written.updatedTime),
               actorId,
               current.id,
@@ -591,10 +578,32 @@ function targetingProblems(
   return attributeCountProblem(targetingOf(created, input).attributes);
 }
 
-/** Refuses an import row whose attributes would pass 50 keys once merged. */
-function tooManyAttributes(row: ImportRow): never {
-  const [key, message] = row.problem('attributes', 'must have at most 50 keys');
-  throw new InvalidInputError({ [key]: message });
+/** Refuses an import row whose holder would carry too many tags or attributes once merged. */
+function refusedRow(row: ImportRow, problems: Record<string, string>): never {
+  const errors: Record<string, string> = {};
+  for (const [field, message] of Object.entries(problems)) {
+    const [key, text] = row.problem(field, message);
+    errors[key] ??= text;
+  }
+  throw new InvalidInputError(errors);
+}
+
+/**
+ * An import row as an edit of the holder it names: it replaces the visible values (a value it
+ * leaves out goes back to the pass's), and changes tags and attributes as a PATCH does.
+ */
+function importEdit(current: Holder, input: HolderInputDto): HolderEdit {
+  const visible = visibleOf(input);
+  const dropped = Object.keys(current.fieldValues).filter((key) => !(key in visible.fieldValues));
+  return {
+    ...visible,
+    fieldValues: {
+      ...Object.fromEntries(dropped.map((key) => [key, null])),
+      ...visible.fieldValues,
+    },
+    tags: input.tags,
+    attributes: input.attributes,
+  };
 }
 
 /** Field keys and unique externalIds of every import row; all problems in one 400. */
