@@ -26,6 +26,10 @@
  *     own `tags`, `attributes` and `field_values` (a full scan), for comparison.
  *   BENCH_MYSQL_URL (lib.js): another server, e.g. one whose buffer pool holds the tables.
  *   BENCH_QUERY_TIMEOUT_MS: the service's DB_QUERY_TIMEOUT_MS (its default: 4000).
+ *   BENCH_BUFFER_POOL: the InnoDB buffer pool for the timed calls, as a server holding these
+ *     tables is sized (README, "Database and migrations"): `fit` (default) raises the server's
+ *     pool to hold the pass's tables and indexes when it is smaller, `keep` measures the server
+ *     as it is configured, or a size in MiB. A raised pool is set back at the end.
  */
 const mysql = require('mysql2/promise');
 const { newId } = require('../dist/libs/core/src/ids/ids.js');
@@ -42,6 +46,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3170);
 const KEPT_DB = process.env.BENCH_DB;
 const WITH_JSON = process.env.BENCH_JSON === '1';
 const QUERY_TIMEOUT_MS = process.env.BENCH_QUERY_TIMEOUT_MS;
+const BUFFER_POOL = process.env.BENCH_BUFFER_POOL ?? 'fit';
 const PASS_NAME = 'Audience bench';
 const TARGET_MS = 2000;
 /** Holders per seeding batch (one transaction of three multi-row INSERTs). */
@@ -294,6 +299,73 @@ async function database() {
   return { name: KEPT_DB, url: url.toString() };
 }
 
+const MIB = 2 ** 20;
+
+/** The tables an audience reads, with their indexes, in bytes (InnoDB's estimate). */
+async function audienceTablesBytes(connection) {
+  const [[row]] = await connection.query(
+    'SELECT SUM(data_length + index_length) AS bytes FROM information_schema.tables ' +
+      "WHERE table_schema = DATABASE() AND table_name IN ('holder', 'holder_tag', 'holder_value')",
+  );
+  return Number(row.bytes);
+}
+
+/**
+ * Sizes the buffer pool as BENCH_BUFFER_POOL says. MariaDB's default pool (128 MiB) holds a
+ * twentieth of a million holders' tables, so its calls read the disk; a server that keeps such a
+ * pass is given a pool that holds them. Resizing happens online, in chunks; it is waited for.
+ */
+async function sizeBufferPool(connection) {
+  const [[{ pool }]] = await connection.query('SELECT @@innodb_buffer_pool_size AS pool');
+  const current = Number(pool);
+  const tables = await audienceTablesBytes(connection);
+  const describe = (bytes) => `${(bytes / MIB).toFixed(0)} MiB`;
+  let wanted = current;
+  if (BUFFER_POOL === 'fit') {
+    // Room for the tables and a quarter more (other databases, the change buffer, hash index).
+    wanted = Math.max(current, Math.ceil((tables * 1.25) / (128 * MIB)) * 128 * MIB);
+  } else if (BUFFER_POOL !== 'keep') {
+    const mib = Number(BUFFER_POOL);
+    if (!Number.isInteger(mib) || mib < 128) {
+      throw new Error('BENCH_BUFFER_POOL: fit, keep or a size in MiB (at least 128)');
+    }
+    wanted = mib * MIB;
+  }
+  console.log(
+    `buffer pool: ${describe(current)} on the server; holder, holder_tag and holder_value with ` +
+      `their indexes ${describe(tables)}` +
+      (wanted === current ? '; kept' : `; set to ${describe(wanted)} for this run`),
+  );
+  if (wanted === current) return;
+  await setBufferPool(connection, wanted);
+  lib.onCleanup(async () => {
+    const admin = await mysql.createConnection(lib.SERVER_URL);
+    try {
+      await setBufferPool(admin, current);
+      console.log(`buffer pool: set back to ${describe(current)}`);
+    } finally {
+      await admin.end();
+    }
+  });
+}
+
+/** Sets the pool and waits until its pages are there (MariaDB resizes online, in the background). */
+async function setBufferPool(connection, bytes) {
+  await connection.query('SET GLOBAL innodb_buffer_pool_size = ?', [bytes]);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const [[status]] = await connection.query(
+      "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_total'",
+    );
+    const [[{ pageSize }]] = await connection.query('SELECT @@innodb_page_size AS pageSize');
+    const poolBytes = Number(status.Value) * Number(pageSize);
+    // The page count leaves out the pool's own bookkeeping, a few per cent of its size.
+    if (Math.abs(poolBytes - bytes) <= bytes * 0.05) return;
+    if (Date.now() > deadline) throw new Error(`buffer pool resize unfinished: ${poolBytes} B`);
+    await lib.sleep(200);
+  }
+}
+
 async function startService(db) {
   const { base, proc } = await lib.startServiceProcess(
     db.url,
@@ -441,6 +513,7 @@ async function main() {
         `(ANALYZE TABLE ${(seeded.analyzeMs / 1000).toFixed(1)} s)`,
     );
   }
+  await sizeBufferPool(connection);
   const expected = expectedCounts();
 
   const dialect = sqlDialect({ options: { type: 'mysql' } });
