@@ -443,8 +443,11 @@ describe('pages in a browser', () => {
     ]);
     expect(await fieldText(page, 'seat')).toEqual(['SEAT', '14']);
     expect(await fieldText(page, 'row')).toEqual(['ROW', 'F']);
-    // A PDF417 code is drawn by Wallet; the page shows its message.
-    await expect(page.locator('.barcode-text code').textContent()).resolves.toBe('TICKET-0014F');
+    // The ticket's own PDF417 code, drawn.
+    await expect(page.locator('.card .barcode').getAttribute('data-barcode-format')).resolves.toBe(
+      'PKBarcodeFormatPDF417',
+    );
+    await expectVisibleInViewport('phone', page.locator('.card .barcode svg'));
     await screenshot(page, 'holder-page-event-ticket-personal-phone');
 
     const couponPage = await open('phone', `${baseUrl}/p/${coupon.slug}`);
@@ -457,7 +460,10 @@ describe('pages in a browser', () => {
       'Terms',
       'One per customer.',
     ]);
-    await expect(couponPage.locator('.barcode-text code').textContent()).resolves.toBe('SUMMER20');
+    await expect(couponPage.locator('.card .barcode figcaption').innerText()).resolves.toBe(
+      'SUMMER20',
+    );
+    expect(await couponPage.locator('.card .barcode svg path').count()).toBeGreaterThan(0);
     await screenshot(couponPage, 'holder-page-coupon-phone');
 
     const shuttlePage = await open('phone', `${baseUrl}/p/${shuttle.slug}`);
@@ -478,6 +484,46 @@ describe('pages in a browser', () => {
     await screenshot(genericPage, 'holder-page-generic-phone');
     // The pages keep today's policy: nothing was refused.
     expect(await violations('phone')).toEqual([]);
+  });
+
+  it.each([
+    ['QR', 'https://brand.example/member/10442', 'QR code'],
+    ['PDF417', 'M1RIVERA/MAYA ABC123 LHRSFOBA 0123', 'PDF417 code'],
+    ['Aztec', 'TICKET-10442', 'Aztec code'],
+    ['Code128', 'MEMBER-10442', 'Code 128 barcode'],
+    ['EAN13', '4006381333931', 'EAN-13 barcode'],
+    ['Code39', 'STAFF-0042', 'Code 39 barcode'],
+    ['Codabar', 'A40156B', 'Codabar barcode'],
+    ['ITF', '15400141288763', 'Interleaved 2 of 5 barcode'],
+  ])('draws a %s barcode on the holder page', async (barcodeFormat, qrUrl, name) => {
+    const owner = await OwnerSession.start(testApp.server);
+    const pass = await publishKind(owner, `${barcodeFormat} card`, {
+      description: 'Member card',
+      organizationName: 'Brand Ltd',
+      backgroundColor: '#1A2B3C',
+      displayTextColor: '#FFFFFF',
+      topField: { key: 'points', label: 'Points', value: '120' },
+      barcodeFormat,
+      qrUrl,
+    });
+    const page = await open('phone', `${baseUrl}/p/${pass.slug}`);
+    const barcode = page.locator('.card .barcode');
+    await expectVisibleInViewport('phone', barcode.locator('svg'));
+    expect(await barcode.getAttribute('aria-label')).toBe(name);
+    expect(await barcode.getAttribute('data-barcode-message')).toBe(qrUrl);
+    expect(await barcode.locator('svg path').count()).toBeGreaterThan(0);
+    const box = await barcode.locator('svg').boundingBox();
+    expect(box?.width).toBeGreaterThan(100);
+    if (barcodeFormat === 'QR' || barcodeFormat === 'Aztec') {
+      expect(box?.height).toBeCloseTo(box?.width ?? 0, 0);
+    } else {
+      expect(box?.width).toBeGreaterThan(box?.height ?? Infinity);
+    }
+    // The 2D codes show no caption here (no alternative text); the linear ones their message.
+    const linear = !['QR', 'PDF417', 'Aztec'].includes(barcodeFormat);
+    expect(await barcode.locator('figcaption').count()).toBe(linear ? 1 : 0);
+    if (linear) expect(await barcode.locator('figcaption').innerText()).toBe(qrUrl);
+    await screenshot(page, `holder-page-barcode-${barcodeFormat.toLowerCase()}-phone`);
   });
 
   it('shows what the brand and the holder wrote as text, running none of it', async () => {

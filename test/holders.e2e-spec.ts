@@ -493,6 +493,73 @@ describe('Holders', () => {
     });
   });
 
+  describe("a holder's barcode in the pass's format", () => {
+    it('refuses on create, PATCH and import a value the format cannot carry, writing nothing', async () => {
+      const pass = await createPass({
+        passMetadata: {
+          ...METADATA,
+          barcodeFormat: 'EAN13',
+          barcodeFallbackFormat: 'Code128',
+          qrUrl: '4006381333931',
+        },
+      });
+      const created = await post(pass.id, {
+        externalId: 'ean-1',
+        barcodeValue: '5901234123457',
+      }).expect(201);
+      const holderId = (created.body as { id: string }).id;
+
+      const refused = await post(pass.id, { externalId: 'ean-2', barcodeValue: 'member-7' });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        errorCode: 'INVALID_INPUT',
+        context: { barcodeValue: 'must be 13 digits for an EAN13 barcode' },
+      });
+      const patched = await http()
+        .patch(`${holders(pass.id)}/${holderId}`)
+        .set(auth())
+        .send({ barcodeValue: '5901234123458' })
+        .expect(400);
+      expect(patched.body.context).toEqual({
+        barcodeValue: 'must end in its check digit for an EAN13 barcode (7 for these 12 digits)',
+      });
+      const imported = await importJson(pass.id, [
+        { externalId: 'ean-3', barcodeValue: '4006381333931' },
+        { externalId: 'ean-4', barcodeValue: '40063813339' },
+      ]).expect(400);
+      expect(imported.body.context).toEqual({
+        '1.barcodeValue': 'must be 13 digits for an EAN13 barcode',
+      });
+      const csv = await importCsv(pass.id, 'externalId,barcodeValue\nean-5,ABC\n').expect(400);
+      expect(csv.body.context).toEqual({
+        'line 2': expect.stringContaining('barcodeValue') as unknown,
+      });
+      expect(await count(pass.id)).toBe(1);
+      expect((await stored(holderId)).barcodeValue).toBe('5901234123457');
+
+      // A null value goes back to the pass's; the holder's package shows its own value first.
+      await http()
+        .patch(`${holders(pass.id)}/${holderId}`)
+        .set(auth())
+        .send({ barcodeValue: null })
+        .expect(200);
+      expect((await stored(holderId)).barcodeValue).toBeNull();
+    });
+
+    it("checks a Code128 pass's holders for ASCII as it checks the pass", async () => {
+      const pass = await createPass({
+        passMetadata: { ...METADATA, barcodeFormat: 'Code128', qrUrl: 'MEMBER' },
+      });
+      const refused = await post(pass.id, { externalId: 'c-1', barcodeValue: 'Café-1' }).expect(
+        400,
+      );
+      expect(refused.body.context).toEqual({
+        barcodeValue: 'must be ASCII text for a Code128 barcode',
+      });
+      await post(pass.id, { externalId: 'c-1', barcodeValue: 'CAFE-1' }).expect(201);
+    });
+  });
+
   describe('list', () => {
     it('filters and pages without duplicates or gaps', async () => {
       const pass = await createPass();

@@ -40,6 +40,10 @@ const PK_BARCODE = {
   PDF417: 'PKBarcodeFormatPDF417',
   Aztec: 'PKBarcodeFormatAztec',
   Code128: 'PKBarcodeFormatCode128',
+  EAN13: 'PKBarcodeFormatEAN13',
+  Code39: 'PKBarcodeFormatCode39',
+  Codabar: 'PKBarcodeFormatCodabar',
+  ITF: 'PKBarcodeFormatI2of5',
 } as const;
 
 /** A holder's own day and end: a ticket for a given day (DESIGN.md §9). */
@@ -393,21 +397,30 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     };
     const examples = docs.paths['/v1/wallet-pass'].post.requestBody.content['application/json']
       .examples as Record<string, { value: { passName: string; passMetadata: object } }>;
+    // One of each kind, then one of each iOS 27 barcode format.
+    const barcodeExamples = { ean13: 'EAN13', code39: 'Code39', codabar: 'Codabar', itf: 'ITF' };
     expect(Object.keys(examples)).toEqual([
       'storeCard',
       'coupon',
       'eventTicket',
       'boardingPass',
       'generic',
+      ...Object.keys(barcodeExamples),
     ]);
-    for (const [passType, { value }] of Object.entries(examples)) {
+    for (const [name, { value }] of Object.entries(examples)) {
       const created = await http()
         .post('/v1/wallet-pass')
         .set(app.owner.auth)
-        .send({ ...value, passName: `Example ${passType}` })
+        .send({ ...value, passName: `Example ${name}` })
         .expect(201);
-      const metadata = (created.body as { passMetadata: { passType?: string } }).passMetadata;
-      expect(metadata.passType ?? 'storeCard').toBe(passType);
+      const metadata = (
+        created.body as { passMetadata: { passType?: string; barcodeFormat?: string } }
+      ).passMetadata;
+      if (name in barcodeExamples) {
+        expect(metadata.barcodeFormat).toBe(barcodeExamples[name as keyof typeof barcodeExamples]);
+      } else {
+        expect(metadata.passType ?? 'storeCard').toBe(name);
+      }
     }
     expect((examples.coupon.value.passMetadata as { barcodeFormat?: string }).barcodeFormat).toBe(
       'Code128',

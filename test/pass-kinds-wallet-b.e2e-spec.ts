@@ -426,6 +426,45 @@ describe(`WalletB for every kind of pass (${TEST_DB})`, () => {
     expect(JSON.stringify(refused.body)).toContain('passMetadata.transit.number');
   });
 
+  it.each([
+    ['EAN13', '4006381333931', undefined, 'EAN_13'],
+    ['Code39', 'STAFF-0042', undefined, 'CODE_39'],
+    ['Codabar', 'A40156B', 'Code128', 'CODABAR'],
+    ['ITF', '15400141288763', undefined, 'ITF_14'],
+    // An ITF value that is no GTIN-14: Google gets the fallback's type.
+    ['ITF', '1234567890', 'Code128', 'CODE_128'],
+    ['ITF', '12345678', undefined, 'QR_CODE'],
+  ])(
+    'sends an iOS 27 %s barcode of %s as Google names it, or in the fallback',
+    async (barcodeFormat, qrUrl, barcodeFallbackFormat, type) => {
+      const fixture = KIND_FIXTURES.generic;
+      const pass = await createPass(`${barcodeFormat} ${qrUrl}`, {
+        ...fixture.metadata,
+        barcodeFormat,
+        ...(barcodeFallbackFormat ? { barcodeFallbackFormat } : {}),
+        qrUrl,
+      });
+      const payload = payloadOf((await getPass(pass.id)).googleSaveUrl!, `${barcodeFormat} link`);
+      const object = payload[`${fixture.classType}Objects`][0];
+      expect(object.barcode).toEqual({ type, value: qrUrl });
+      expect(objectProblems(fixture.classType, object)).toEqual([]);
+      // The fake would have refused a fixed-length type of another length.
+      expect(
+        objectProblems(fixture.classType, { ...object, barcode: { type: 'ITF_14', value: '12' } }),
+      ).toEqual([expect.stringContaining("Invalid value at 'barcode.value'")]);
+      // A holder's own value, in the same rule.
+      const holder = (
+        await http()
+          .post(`/v1/wallet-pass/${pass.id}/holders`)
+          .set(owner.auth)
+          .send({ externalId: `${barcodeFormat}-${qrUrl}`, barcodeValue: qrUrl })
+          .expect(201)
+      ).body as HolderBody;
+      const own = payloadOf(await holderLink(holder), `${barcodeFormat} holder link`);
+      expect(own[`${fixture.classType}Objects`][0].barcode).toEqual({ type, value: qrUrl });
+    },
+  );
+
   it("sends only what Google's typings define, for every class type", () => {
     const payloads: Payload[] = [...saveLinkPayloads];
     for (const call of fake.calls) {

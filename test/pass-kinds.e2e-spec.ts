@@ -71,11 +71,91 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
     expect(json.expirationDate).toBe('2026-05-02T04:00:00+02:00');
     expect(json.storeCard).toBeDefined();
 
-    // The holder page draws QR codes; the other formats show their message as text.
+    // The holder page draws every format.
     const page = (await http().get(`/p/${pass.slug}`).expect(200)).text;
-    expect(page).toContain('data-barcode-message="MEMBER-10442"');
-    if (format === 'QR') expect(page).toContain('<svg');
-    else expect(page).toContain('<code>MEMBER-10442</code>');
+    expect(page).toContain(`data-barcode-format="${pkFormat}" data-barcode-message="MEMBER-10442"`);
+    expect(page).toMatch(/<figure class="barcode[^"]*" role="img"[^>]*>\s*<svg /);
+    expect(page).not.toContain('<code>MEMBER-10442</code>');
+  });
+
+  it.each([
+    ['EAN13', '4006381333931', 'PKBarcodeFormatEAN13', undefined, 'PKBarcodeFormatQR'],
+    ['Code39', 'STAFF-0042', 'PKBarcodeFormatCode39', 'Code128', 'PKBarcodeFormatCode128'],
+    ['Codabar', 'A40156B', 'PKBarcodeFormatCodabar', 'QR', 'PKBarcodeFormatQR'],
+    ['ITF', '15400141288763', 'PKBarcodeFormatI2of5', 'Code128', 'PKBarcodeFormatCode128'],
+  ])(
+    'writes an iOS 27 %s barcode first, then the fallback older iPhones render',
+    async (format, message, pkFormat, fallback, pkFallback) => {
+      const pass = (
+        await create(`Barcode ${format}`, {
+          ...METADATA,
+          barcodeFormat: format,
+          ...(fallback ? { barcodeFallbackFormat: fallback } : {}),
+          qrUrl: message,
+        }).expect(201)
+      ).body as { slug: string; passMetadata: Record<string, unknown> };
+      expect(pass.passMetadata).toMatchObject({ barcodeFormat: format, qrUrl: message });
+      const json = await passJson(pass.slug);
+      expect(json.barcodes).toEqual([
+        { format: pkFormat, message, messageEncoding: 'iso-8859-1' },
+        { format: pkFallback, message, messageEncoding: 'iso-8859-1' },
+      ]);
+      expect(json.barcode).toBeUndefined();
+      // The holder page draws the iOS 27 format, its message under it.
+      const page = (await http().get(`/p/${pass.slug}`).expect(200)).text;
+      expect(page).toContain(`data-barcode-format="${pkFormat}"`);
+      expect(page).toContain(`<figcaption>${message}</figcaption>`);
+    },
+  );
+
+  it.each([
+    [
+      'EAN13',
+      '4006381333932',
+      'must end in its check digit for an EAN13 barcode (1 for these 12 digits)',
+    ],
+    ['EAN13', '978-3-16-148410-0', 'must be 13 digits for an EAN13 barcode'],
+    [
+      'Code39',
+      'staff-0042',
+      'must be Code39 characters for a Code39 barcode: digits, capital letters A-Z, space and - . $ / + %',
+    ],
+    [
+      'Codabar',
+      'A40156',
+      'must be Codabar characters for a Codabar barcode: digits and - $ : / . +, either between a start and a stop letter A-D or without them',
+    ],
+    ['ITF', '12345', 'must be an even number of digits for an ITF barcode'],
+  ])(
+    'refuses a %s barcode of %s, naming qrUrl, and writes nothing',
+    async (format, qrUrl, message) => {
+      const passName = `Refused ${format} ${qrUrl}`;
+      const response = await create(passName, { ...METADATA, barcodeFormat: format, qrUrl }).expect(
+        400,
+      );
+      expect(response.body).toMatchObject({
+        errorCode: 'INVALID_INPUT',
+        context: { 'passMetadata.qrUrl': message },
+      });
+      const list = await http()
+        .get('/v1/wallet-pass')
+        .query({ keyword: passName })
+        .set(app.owner.auth)
+        .expect(200);
+      expect((list.body as { items: unknown[] }).items).toEqual([]);
+    },
+  );
+
+  it('takes QR or Code128 as the fallback, nothing else', async () => {
+    const response = await create('Bad fallback', {
+      ...METADATA,
+      barcodeFormat: 'EAN13',
+      barcodeFallbackFormat: 'PDF417',
+      qrUrl: '4006381333931',
+    }).expect(400);
+    expect(response.body.context).toEqual({
+      'passMetadata.barcodeFallbackFormat': 'must be one of the following values: QR, Code128',
+    });
   });
 
   it('writes a pass without the new fields as before: QR and no dates', async () => {
@@ -118,6 +198,21 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
     expect(response.body.context).toEqual({
       'passMetadata.qrUrl': 'must be ASCII text for a Code128 barcode',
     });
+    const ean = await http()
+      .patch(`/v1/wallet-pass/${pass.id}`)
+      .set(app.owner.auth)
+      .send({
+        passName: 'Updated',
+        passMetadata: { ...METADATA, barcodeFormat: 'EAN13', qrUrl: '1' },
+      })
+      .expect(400);
+    expect(ean.body.context).toEqual({
+      'passMetadata.qrUrl': 'must be 13 digits for an EAN13 barcode',
+    });
+    const kept = await http().get(`/v1/wallet-pass/${pass.id}`).set(app.owner.auth).expect(200);
+    expect((kept.body as { passMetadata: object }).passMetadata).not.toHaveProperty(
+      'barcodeFormat',
+    );
   });
   it("puts every face field in its slot, with date styles and holders' values", async () => {
     const pass = (

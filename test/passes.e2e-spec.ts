@@ -150,7 +150,7 @@ describe('Passes', () => {
           secondaryFields: [{ key: 'a', value: 1 }],
           backFields: [{ key: 'b', value: [{ link: 'not a url' }] }],
           qrUrl: 'x'.repeat(2049),
-          barcodeFormat: 'EAN13',
+          barcodeFormat: 'EAN8',
         },
       }).expect(400);
       expect(response.body.errorMessage).toBeUndefined();
@@ -164,7 +164,7 @@ describe('Passes', () => {
         'passMetadata.backFields[0].value[0].link': 'must be an http(s) URL',
         'passMetadata.qrUrl': 'must be shorter than or equal to 2048 characters',
         'passMetadata.barcodeFormat':
-          'must be one of the following values: QR, PDF417, Aztec, Code128',
+          'must be one of the following values: QR, PDF417, Aztec, Code128, EAN13, Code39, Codabar, ITF',
       });
     });
 

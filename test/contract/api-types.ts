@@ -1432,16 +1432,23 @@ export interface components {
       auxiliaryFields?: components['schemas']['FieldDto'][];
       backFields?: components['schemas']['BackFieldDto'][];
       /**
-       * @description The barcode message: any text (a URL, a member number, ...). Code128 holds ASCII only.
+       * @description The barcode message: any text (a URL, a member number, ...) for QR, PDF417 and Aztec; ASCII for Code128; 13 digits ending in their GS1 check digit for EAN13; digits, capital letters, space and `- . $ / + %` for Code39; digits and `- $ : / . +`, optionally between a start and a stop letter A-D, for Codabar; an even number of digits for ITF.
        * @example https://brand.example/member/123
        */
       qrUrl?: string;
       /**
-       * @description The barcode: WalletA `PKBarcodeFormat…`, WalletB `QR_CODE`, `PDF_417`, `AZTEC`, `CODE_128`.
+       * @description The barcode: WalletA `PKBarcodeFormat…`, WalletB `QR_CODE`, `PDF_417`, `AZTEC`, `CODE_128`. iOS 27 formats: `EAN13` (WalletB `EAN_13`), `Code39` (`CODE_39`), `Codabar` (`CODABAR`) and `ITF` (WalletA Interleaved 2 of 5; WalletB `ITF_14` when the value is 14 digits ending in their check digit, else the fallback): WalletA lists the format first and `barcodeFallbackFormat` after it for older iPhones.
        * @default QR
        * @enum {string}
        */
-      barcodeFormat?: 'QR' | 'PDF417' | 'Aztec' | 'Code128';
+      barcodeFormat?:
+        'QR' | 'PDF417' | 'Aztec' | 'Code128' | 'EAN13' | 'Code39' | 'Codabar' | 'ITF';
+      /**
+       * @description With an iOS 27 `barcodeFormat` (`EAN13`, `Code39`, `Codabar`, `ITF`): the format iPhones before iOS 27 render, listed after it in WalletA `barcodes`, and the WalletB type where WalletB's own type cannot carry the value. Not used with the other formats.
+       * @default QR
+       * @enum {string}
+       */
+      barcodeFallbackFormat?: 'QR' | 'Code128';
       /**
        * @description ISO 8601 date-time with its offset: the lock screen offers the pass around then (WalletA).
        * @example 2026-05-01T19:30:00+02:00

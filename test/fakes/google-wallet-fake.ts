@@ -73,7 +73,27 @@ const OBJECT_STATES = ['ACTIVE', 'COMPLETED', 'EXPIRED', 'INACTIVE'].flatMap((st
   state,
   state.toLowerCase(),
 ]);
-const BARCODE_TYPES = ['QR_CODE', 'PDF_417', 'AZTEC', 'CODE_128', 'TEXT_ONLY'];
+/** Google's `BarcodeType` enum (its REST reference), less the deprecated lower-case aliases. */
+const BARCODE_TYPES = [
+  'QR_CODE',
+  'PDF_417',
+  'AZTEC',
+  'CODE_128',
+  'CODE_39',
+  'CODABAR',
+  'DATA_MATRIX',
+  'EAN_8',
+  'EAN_13',
+  'ITF_14',
+  'UPC_A',
+  'TEXT_ONLY',
+];
+/**
+ * Values a fixed-length numeric symbology cannot draw at all: EAN-13 is 13 digits, ITF-14 (a
+ * GTIN-14) 14. Google's reference does not say it checks them; a wallet could only show such a
+ * code broken, so the fake refuses them.
+ */
+const BARCODE_VALUES: Record<string, RegExp> = { EAN_13: /^\d{13}$/, ITF_14: /^\d{14}$/ };
 const REDEMPTION_CHANNELS = ['INSTORE', 'ONLINE', 'BOTH', 'TEMPORARY_PRICE_REDUCTION'];
 const TRANSIT_TYPES = ['BUS', 'RAIL', 'TRAM', 'FERRY', 'OTHER'];
 const TRIP_TYPES = ['ROUND_TRIP', 'ONE_WAY'];
@@ -199,6 +219,8 @@ export function objectProblems(type: FakeClassType, resource: Record<string, unk
   if (resource.barcode !== undefined) {
     problems.require('barcode.type', 'barcode.value');
     problems.oneOf('barcode.type', BARCODE_TYPES);
+    const pattern = BARCODE_VALUES[valueAt(resource, 'barcode.type') as string];
+    if (pattern) problems.matches('barcode.value', pattern, 'the digits of its barcode type');
   }
   problems.dateTime('validTimeInterval.start.date');
   problems.dateTime('validTimeInterval.end.date');

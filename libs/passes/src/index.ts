@@ -20,6 +20,7 @@ export * from './holders/bulk/holder-bulk-changes.service';
 export * from './holders/holders.service';
 export { shownMessage } from './pass-content';
 export * from './pass-kinds';
+export * from './kinds/barcode-formats';
 export * from './kinds/boarding-pass';
 export * from './kinds/coupon';
 export {

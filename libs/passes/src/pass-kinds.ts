@@ -4,6 +4,7 @@ import {
   ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
   isIsoDateTime,
 } from '@app/core';
+import { barcodeProblem } from './kinds/barcode-formats';
 import { isAirportCode, parseFlightNumber } from './kinds/boarding-pass';
 import { passTypeOf, type BarcodeFormat, type PassType } from './kinds/kind-names';
 import type { BlockName } from './kinds/kind-unit';
@@ -58,9 +59,6 @@ export function slotLimit(passType: PassType, slot: FaceSlot): number {
   return KINDS[passType].face[slot];
 }
 
-/** Apple's Code128 encodes ASCII only. */
-const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
-
 const PREFIX = 'passMetadata';
 
 /** "a storeCard", "an eventTicket". */
@@ -72,7 +70,8 @@ function aOrAn(passType: string): string {
  * The rules of DESIGN §9 that span more than one field of `passMetadata` (each field's own
  * shape is the DTO's): slot limits per style, field keys unique across the pass, dates where a
  * field has a date or time style, the block the style requires and no other style's block, and
- * Code128's ASCII. Throws INVALID_INPUT keyed by the field's path.
+ * the barcode's message in its format (`kinds/barcode-formats.ts`). Throws INVALID_INPUT keyed
+ * by the field's path.
  */
 export function assertPassKind(metadata: KindMetadata): void {
   const passType = passTypeOf(metadata);
@@ -95,11 +94,8 @@ export function assertPassKind(metadata: KindMetadata): void {
   );
   const backKeys = new Set((metadata.backFields ?? []).map((field) => field.key));
   assertLocalizations(metadata.localizations, { faceKeys, backKeys });
-  if (metadata.barcodeFormat === 'Code128' && !isAscii(metadata.qrUrl ?? '')) {
-    throw new InvalidInputError({
-      [`${PREFIX}.qrUrl`]: 'must be ASCII text for a Code128 barcode',
-    });
-  }
+  const barcode = barcodeProblem(metadata.barcodeFormat, metadata.qrUrl ?? '');
+  if (barcode !== null) throw new InvalidInputError({ [`${PREFIX}.qrUrl`]: barcode });
 }
 
 /**

@@ -7,9 +7,10 @@ const brand = {
 };
 
 /**
- * One request of each kind of pass (DESIGN.md §9) for POST /v1/wallet-pass, as drafts: a client
- * uploads the images (logo, icon and strip) and publishes with PATCH. Each is accepted as it is
- * (test/pass-kinds-wallet-a.e2e-spec.ts sends every one).
+ * One request of each kind of pass (DESIGN.md §9) for POST /v1/wallet-pass, and one of each iOS 27
+ * barcode format (DESIGN.md §12), as drafts: a client uploads the images (logo, icon and strip)
+ * and publishes with PATCH. Each is accepted as it is (test/pass-kinds-wallet-a.e2e-spec.ts sends
+ * every one).
  */
 export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: CreatePassDto }> = {
   storeCard: {
@@ -122,6 +123,64 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         primaryFields: [{ key: 'name', label: 'Name', value: '-' }],
         secondaryFields: [{ key: 'role', label: 'Role', value: 'Staff' }],
         qrUrl: 'https://brand.example/staff',
+      },
+    },
+  },
+  ean13: {
+    summary: 'Store card with an EAN13 barcode (iOS 27; Code128 on older iPhones)',
+    value: {
+      passName: 'Club card',
+      passMetadata: {
+        ...brand,
+        description: 'Club card of Brand',
+        topField: { key: 'points', label: 'Points', value: '0' },
+        barcodeFormat: 'EAN13',
+        barcodeFallbackFormat: 'Code128',
+        qrUrl: '4006381333931',
+        qrText: '4 006381 333931',
+      },
+    },
+  },
+  code39: {
+    summary: 'Generic pass with a Code39 barcode (iOS 27; QR on older iPhones)',
+    value: {
+      passName: 'Staff badge',
+      passMetadata: {
+        ...brand,
+        passType: 'generic',
+        description: 'Staff badge of Brand',
+        primaryFields: [{ key: 'name', label: 'Name', value: '-' }],
+        barcodeFormat: 'Code39',
+        qrUrl: 'STAFF-0042',
+      },
+    },
+  },
+  codabar: {
+    summary: 'Library card with a Codabar barcode (iOS 27; Code128 on older iPhones)',
+    value: {
+      passName: 'Library card',
+      passMetadata: {
+        ...brand,
+        passType: 'generic',
+        description: 'Library card of Brand',
+        primaryFields: [{ key: 'name', label: 'Name', value: '-' }],
+        barcodeFormat: 'Codabar',
+        barcodeFallbackFormat: 'Code128',
+        qrUrl: 'A21098765432B',
+      },
+    },
+  },
+  itf: {
+    summary: 'Coupon with an ITF barcode (iOS 27; WalletB ITF_14; QR on older iPhones)',
+    value: {
+      passName: 'Carton coupon',
+      passMetadata: {
+        ...brand,
+        passType: 'coupon',
+        description: 'Coupon of Brand',
+        offer: { title: 'A free carton', provider: 'Brand Ltd', redemptionChannel: 'instore' },
+        barcodeFormat: 'ITF',
+        qrUrl: '15400141288763',
       },
     },
   },

@@ -1,7 +1,9 @@
 import { IsIsoDateTime, NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  BARCODE_FALLBACK_FORMATS,
   BARCODE_FORMATS,
+  type BarcodeFallbackFormat,
   type BarcodeFormat,
   DATE_STYLES,
   type DateStyle,
@@ -239,7 +241,10 @@ export class PassMetadataDto {
     example: 'https://brand.example/member/123',
     maxLength: 2048,
     description:
-      'The barcode message: any text (a URL, a member number, ...). Code128 holds ASCII only.',
+      'The barcode message: any text (a URL, a member number, ...) for QR, PDF417 and Aztec; ' +
+      'ASCII for Code128; 13 digits ending in their GS1 check digit for EAN13; digits, capital ' +
+      'letters, space and `- . $ / + %` for Code39; digits and `- $ : / . +`, optionally between ' +
+      'a start and a stop letter A-D, for Codabar; an even number of digits for ITF.',
   })
   @IsOptional()
   @IsString()
@@ -250,11 +255,27 @@ export class PassMetadataDto {
     enum: BARCODE_FORMATS,
     default: 'QR',
     description:
-      'The barcode: WalletA `PKBarcodeFormat…`, WalletB `QR_CODE`, `PDF_417`, `AZTEC`, `CODE_128`.',
+      'The barcode: WalletA `PKBarcodeFormat…`, WalletB `QR_CODE`, `PDF_417`, `AZTEC`, ' +
+      '`CODE_128`. iOS 27 formats: `EAN13` (WalletB `EAN_13`), `Code39` (`CODE_39`), `Codabar` ' +
+      '(`CODABAR`) and `ITF` (WalletA Interleaved 2 of 5; WalletB `ITF_14` when the value is 14 ' +
+      'digits ending in their check digit, else the fallback): WalletA lists the format first ' +
+      'and `barcodeFallbackFormat` after it for older iPhones.',
   })
   @IsOptional()
   @IsIn(BARCODE_FORMATS)
   barcodeFormat?: BarcodeFormat;
+
+  @ApiPropertyOptional({
+    enum: BARCODE_FALLBACK_FORMATS,
+    default: 'QR',
+    description:
+      'With an iOS 27 `barcodeFormat` (`EAN13`, `Code39`, `Codabar`, `ITF`): the format iPhones ' +
+      'before iOS 27 render, listed after it in WalletA `barcodes`, and the WalletB type where ' +
+      "WalletB's own type cannot carry the value. Not used with the other formats.",
+  })
+  @IsOptional()
+  @IsIn(BARCODE_FALLBACK_FORMATS)
+  barcodeFallbackFormat?: BarcodeFallbackFormat;
 
   @ApiPropertyOptional({
     example: '2026-05-01T19:30:00+02:00',

@@ -1,4 +1,5 @@
 import type { Pass } from '../entities/pass.entity';
+import { barcodeProblem } from '../kinds/barcode-formats';
 import { holderChangeTime } from '../pass-content';
 import { faceFieldsOf } from '../pass-kinds';
 import { MAX_FIELD_VALUE_LENGTH } from './dto/holder-input.dto';
@@ -172,6 +173,20 @@ export function fieldValueProblems(
     }
   }
   return Object.keys(problems).length > 0 ? problems : undefined;
+}
+
+/**
+ * A holder's own barcode message the pass's format cannot carry (`barcodeValue`: an EAN13 pass
+ * needs 13 digits with their check digit, ...), as the pass's `qrUrl` is checked. Null or absent:
+ * the pass's, already checked.
+ */
+export function barcodeValueProblems(
+  pass: Pick<Pass, 'passMetadata'>,
+  barcodeValue: string | null | undefined,
+): Record<string, string> {
+  if (barcodeValue === null || barcodeValue === undefined) return {};
+  const problem = barcodeProblem(pass.passMetadata.barcodeFormat, barcodeValue);
+  return problem === null ? {} : { barcodeValue: problem };
 }
 
 /** Why a key is not one of the pass's face fields, naming those it has. */

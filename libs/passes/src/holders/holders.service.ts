@@ -28,6 +28,7 @@ import { toHolderResponse, type HolderView } from './dto/holder.response';
 import type { ListHoldersQuery } from './dto/list-holders.query';
 import { Holder } from './holder.entity';
 import {
+  barcodeValueProblems,
   editHolder,
   fieldValueProblems,
   type HolderEdit,
@@ -98,6 +99,7 @@ export class HoldersService {
     if (missing !== undefined) throw new InvalidInputError(missing);
     const problems = {
       ...fieldValueProblems(pass, input.fieldValues, false),
+      ...barcodeValueProblems(pass, input.barcodeValue),
       ...targetingProblems(input, EMPTY_TARGETING),
     };
     if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
@@ -176,8 +178,11 @@ export class HoldersService {
     input: HolderInputDto,
   ): Promise<HolderView> {
     const pass = await this.passes.getEntity(workspaceId, passId);
-    const problems = fieldValueProblems(pass, input.fieldValues, true);
-    if (problems !== undefined) throw new InvalidInputError(problems);
+    const problems = {
+      ...fieldValueProblems(pass, input.fieldValues, true),
+      ...barcodeValueProblems(pass, input.barcodeValue),
+    };
+    if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
     const targeting = targetingProblems(input, undefined);
     if (Object.keys(targeting).length > 0) throw new InvalidInputError(targeting);
     const holder = await this.writing(input.externalId ?? '', () =>
@@ -614,6 +619,7 @@ function checkImportRows(pass: Pass, rows: ImportRow[]): void {
   rows.forEach((row, index) => {
     const problems = {
       ...fieldValueProblems(pass, row.input.fieldValues, false, keys),
+      ...barcodeValueProblems(pass, row.input.barcodeValue),
       ...targetingProblems(row.input, EMPTY_TARGETING),
     };
     const externalId = row.input.externalId!;

@@ -36,5 +36,23 @@ export type RedemptionChannel = (typeof REDEMPTION_CHANNELS)[number];
 export const TRANSIT_TYPES = ['air', 'train', 'bus', 'boat', 'generic'] as const;
 export type TransitType = (typeof TRANSIT_TYPES)[number];
 
-export const BARCODE_FORMATS = ['QR', 'PDF417', 'Aztec', 'Code128'] as const;
+/**
+ * The barcode formats (DESIGN.md §9, §12). `EAN13`, `Code39`, `Codabar` and `ITF` are iOS 27's:
+ * older iPhones render the pass's `barcodeFallbackFormat` instead (`kinds/barcode-formats.ts`).
+ */
+export const BARCODE_FORMATS = [
+  'QR',
+  'PDF417',
+  'Aztec',
+  'Code128',
+  'EAN13',
+  'Code39',
+  'Codabar',
+  'ITF',
+] as const;
 export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
+
+/** What an iPhone before iOS 27 renders in place of an iOS 27 format. */
+export const BARCODE_FALLBACK_FORMATS = ['QR', 'Code128'] as const;
+export type BarcodeFallbackFormat = (typeof BARCODE_FALLBACK_FORMATS)[number];
+export const DEFAULT_BARCODE_FALLBACK_FORMAT: BarcodeFallbackFormat = 'QR';

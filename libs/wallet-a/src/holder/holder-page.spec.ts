@@ -210,6 +210,56 @@ describe('the holder page', () => {
   });
 });
 
+describe("the page's barcode", () => {
+  const pageOf = async (barcodeFormat: string, qrUrl: string, qrText?: string) => {
+    const metadata = { ...pass.passMetadata, barcodeFormat, qrUrl, qrText };
+    const face = buildPassFace({ ...pass, passMetadata: metadata } as unknown as Pass);
+    return (await renderHolderPage(model({ face }))).html;
+  };
+  const figure = (html: string) => /<figure class="barcode[^]*?<\/figure>/.exec(html)![0];
+
+  it.each([
+    ['PDF417', 'M1PASSENGER/BRAND', 'PDF417 code', false],
+    ['Aztec', 'TICKET-1', 'Aztec code', false],
+    ['Code128', 'MEMBER-1', 'Code 128 barcode', true],
+    ['EAN13', '4006381333931', 'EAN-13 barcode', true],
+    ['Code39', 'STAFF-0042', 'Code 39 barcode', true],
+    ['Codabar', 'A40156B', 'Codabar barcode', true],
+    ['ITF', '15400141288763', 'Interleaved 2 of 5 barcode', true],
+  ])('draws a %s code as SVG, with its text under it', async (format, message, name, linear) => {
+    const html = figure(await pageOf(format, message));
+    expect(html).toContain(`role="img" aria-label="${name}"`);
+    expect(html).toContain(`data-barcode-message="${message}"`);
+    expect(html).toMatch(/<svg [^>]*viewBox=/);
+    expect(html).toContain(linear ? 'class="barcode linear"' : 'class="barcode"');
+    // A linear code's message is printed under it, as on paper; a 2D code shows its alt text.
+    expect(html.includes(`<figcaption>${message}</figcaption>`)).toBe(linear);
+    expect(figure(await pageOf(format, message, 'Seat 12'))).toContain(
+      '<figcaption>Seat 12</figcaption>',
+    );
+  });
+
+  it('shows a message its format cannot draw as text instead of failing the page', async () => {
+    // A holder's own value written before the pass became a Code128 pass, too long for it.
+    const html = figure(await pageOf('Code128', 'x'.repeat(2048)));
+    expect(html).toContain('class="barcode barcode-text"');
+    expect(html).toContain(`<code>${'x'.repeat(2048)}</code>`);
+    expect(html).not.toContain('<svg');
+  });
+
+  it("draws an iOS 27 holder's value that does not fit its format in the fallback", async () => {
+    const metadata = { ...pass.passMetadata, barcodeFormat: 'EAN13', qrUrl: '4006381333931' };
+    const face = buildPassFace({ ...pass, passMetadata: metadata } as unknown as Pass, {
+      fieldValues: {},
+      barcodeValue: 'member-7',
+      barcodeText: null,
+    });
+    const html = figure((await renderHolderPage(model({ face }))).html);
+    expect(html).toContain('aria-label="QR code"');
+    expect(html).toContain('data-barcode-format="PKBarcodeFormatQR"');
+  });
+});
+
 describe('the barcode drawing', () => {
   it('encodes the message as the package declares it (ISO-8859-1), UTF-8 where it cannot', async () => {
     const latin = await barcodeSvg({ ...barcode(), message: 'Café 10442' });

@@ -1,8 +1,9 @@
 import { displayText } from '@app/core';
 import { createHash } from 'node:crypto';
-import type { PassFace, PassJsonField } from '../package/pass-json';
+import type { PassBarcode, PassFace, PassJsonField } from '../package/pass-json';
 import type { KindDetails } from './kind-details';
-import { barcodeSvg, urlQrSvg } from './qr-svg';
+import { drawBarcode } from './barcode-svg';
+import { urlQrSvg } from './qr-svg';
 
 /** One of the pass's images, served by the holder page's image route (same origin). */
 export interface PageImage {
@@ -160,6 +161,7 @@ function styleSheet(face: PassFace): string {
   .primary .value { font-size: 2rem; font-weight: 300; }
   .header .value { font-size: 1.25rem; }
   .barcode { margin: .5rem auto 1.25rem; width: 11rem; background: #fff; color: #000; border-radius: 8px; padding: .5rem .5rem .4rem; text-align: center; }
+  .barcode.linear { width: 16rem; max-width: 100%; }
   .barcode svg, .qr svg { display: block; width: 100%; height: auto; }
   .barcode figcaption { font-size: .75rem; margin-top: .2rem; overflow-wrap: anywhere; }
   .barcode-text code { display: block; font-size: .9rem; overflow-wrap: anywhere; }
@@ -198,6 +200,28 @@ function styleSheet(face: PassFace): string {
 }
 
 /**
+ * The pass's barcode in its own format (`drawBarcode`), as current phones show it, with its text
+ * under it: the alternative text, else a linear code's message, as printed under such codes. A
+ * message the format cannot draw is shown as text.
+ */
+async function barcodeFigure(barcode: PassBarcode): Promise<string> {
+  const message = escape(barcode.message);
+  const data = `data-barcode-format="${barcode.format}" data-barcode-message="${message}"`;
+  const drawn = await drawBarcode(barcode);
+  if (drawn === null) {
+    return `<figure class="barcode barcode-text" ${data}>
+      <code>${message}</code>
+      ${barcode.altText ? `<figcaption>${escape(barcode.altText)}</figcaption>` : ''}
+    </figure>`;
+  }
+  const caption = barcode.altText ?? (drawn.linear ? barcode.message : undefined);
+  return `<figure class="barcode${drawn.linear ? ' linear' : ''}" role="img" aria-label="${drawn.name}" ${data}>
+      ${drawn.svg}
+      ${caption ? `<figcaption>${escape(caption)}</figcaption>` : ''}
+    </figure>`;
+}
+
+/**
  * The holder's landing page: the pass as Wallet shows it (logo, header field, strip, fields,
  * barcode), then the two "add to wallet" buttons; on a desktop browser, a QR code of the page's
  * own URL to open it on the phone where the wallet is.
@@ -215,20 +239,9 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
       ${fields('primary', face.primaryFields)}
     </div>`
     : fields('primary', face.primaryFields);
-  // A voided pass shows no barcode: it must not be scanned any more. The page draws QR codes
-  // only; for the other formats it shows the message as text (Wallet draws the code itself).
+  // A voided pass shows no barcode: it must not be scanned any more.
   const barcode =
-    valid && face.barcode
-      ? face.barcode.format === 'PKBarcodeFormatQR'
-        ? `<figure class="barcode" role="img" aria-label="QR code" data-barcode-message="${escape(face.barcode.message)}">
-      ${await barcodeSvg(face.barcode)}
-      ${face.barcode.altText ? `<figcaption>${escape(face.barcode.altText)}</figcaption>` : ''}
-    </figure>`
-        : `<figure class="barcode barcode-text" data-barcode-message="${escape(face.barcode.message)}">
-      <code>${escape(face.barcode.message)}</code>
-      ${face.barcode.altText ? `<figcaption>${escape(face.barcode.altText)}</figcaption>` : ''}
-    </figure>`
-      : '<div class="no-barcode"></div>';
+    valid && face.barcode ? await barcodeFigure(face.barcode) : '<div class="no-barcode"></div>';
   const walletB = model.walletBUrl
     ? `<a class="button walletb" href="${escape(model.walletBUrl)}">Add to WalletB</a>`
     : `<span class="button walletb disabled" aria-disabled="true" title="WalletB is not set up for this pass">Add to WalletB</span>`;

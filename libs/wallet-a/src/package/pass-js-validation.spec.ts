@@ -7,7 +7,7 @@ import {
   type WalletAKindName,
 } from '../../../../test/support/wallet-a-kinds';
 import { generateDevelopmentMaterial } from '../signing/signing-material';
-import { buildPassJson, type PassJsonContext } from './pass-json';
+import { buildPassJson, PK_BARCODE_FORMATS, type PassJsonContext } from './pass-json';
 import { buildPassStrings } from './pass-strings';
 import { passSigner, writePkpass } from './pkpass-archive';
 
@@ -155,6 +155,56 @@ describe('every kind of package, read by @walletpass/pass-js', () => {
     );
     expect([...template.localization.keys()].sort()).toEqual(['de', 'pt-BR']);
   });
+
+  // pass-js 6.9.8 knows the formats of iOS 9 to 26 only (its BARCODES_FORMAT) and refuses a
+  // package whose barcodes name another: an iOS 27 format's name is checked against Apple's
+  // description by pkpass-archive.spec.ts (passkit-generator's schema). Here pass-js validates
+  // the rest of such a package, and reads the fallback after the iOS 27 entry as older iPhones do.
+  it.each([
+    ['EAN13', '4006381333931', 'QR'],
+    ['Code39', 'STAFF-0042', 'Code128'],
+    ['Codabar', 'A40156B', 'Code128'],
+    ['ITF', '15400141288763', 'QR'],
+  ] as const)(
+    'validates a package with an iOS 27 %s barcode but for that format, and reads its fallback',
+    async (barcodeFormat, qrUrl, barcodeFallbackFormat) => {
+      const pass = {
+        id: 'pass-1',
+        deletedTime: null,
+        passMetadata: {
+          ...WALLET_A_KINDS.storeCard.metadata,
+          barcodeFormat,
+          barcodeFallbackFormat,
+          qrUrl,
+        },
+        uploadInfoList: [],
+      } as unknown as Pass;
+      const json = buildPassJson(pass, context);
+      const [ios27, fallback, ...rest] = json.barcodes as { format: string; message: string }[];
+      expect(rest).toEqual([]);
+      expect(ios27).toMatchObject({ format: PK_BARCODE_FORMATS[barcodeFormat], message: qrUrl });
+      expect(fallback).toMatchObject({
+        format: PK_BARCODE_FORMATS[barcodeFallbackFormat],
+        message: qrUrl,
+      });
+      const archiveOf = async (passJson: Record<string, unknown>) => {
+        const files = new Map<string, Buffer>([
+          ['pass.json', Buffer.from(JSON.stringify(passJson))],
+        ]);
+        for (const name of ['icon.png', 'logo.png', 'strip.png']) files.set(name, IMAGES[name]);
+        return writePkpass(files, signer, new Date());
+      };
+      await expect(Template.fromBuffer(await archiveOf(json))).rejects.toThrow(
+        `Barcode format value ${ios27.format} is invalid`,
+      );
+      const template = await Template.fromBuffer(
+        await archiveOf({ ...json, barcodes: [fallback] }),
+      );
+      const read = template.createPass();
+      expect(() => read.validate()).not.toThrow();
+      expect(read.barcodes).toEqual([fallback]);
+    },
+  );
 
   it('refuses a package without the images Apple requires, so its acceptance means something', async () => {
     const { archive } = await packageOf('coupon', 'shared pass', ['icon.png']);

@@ -136,6 +136,47 @@ interface Field {
 type Structure = Record<string, Field[]> & { transitType?: string };
 const keys = (fields: Field[] | undefined) => (fields ?? []).map((field) => field.key);
 
+describe('barcodes of iOS 27', () => {
+  const ean13 = { ...pass.passMetadata, barcodeFormat: 'EAN13', qrUrl: '4006381333931' };
+  const formatsOf = (json: Record<string, unknown>) =>
+    (json.barcodes as { format: string; message: string }[]).map((b) => [b.format, b.message]);
+
+  it('lists the iOS 27 format first, then the fallback older iPhones render (QR by default)', () => {
+    const json = buildPassJson(passOf(ean13 as PassMetadataDto), context);
+    expect(formatsOf(json)).toEqual([
+      ['PKBarcodeFormatEAN13', '4006381333931'],
+      ['PKBarcodeFormatQR', '4006381333931'],
+    ]);
+    // The alternative text and encoding go with both; no legacy `barcode` key.
+    expect(json.barcodes).toEqual([
+      expect.objectContaining({ altText: 'Q', messageEncoding: 'iso-8859-1' }),
+      expect.objectContaining({ altText: 'Q', messageEncoding: 'iso-8859-1' }),
+    ]);
+    expect(json.barcode).toBeUndefined();
+    const code128 = buildPassJson(
+      passOf({ ...ean13, barcodeFallbackFormat: 'Code128' } as PassMetadataDto),
+      context,
+    );
+    expect(formatsOf(code128)[1]).toEqual(['PKBarcodeFormatCode128', '4006381333931']);
+  });
+
+  it("shows a holder's value the iOS 27 format cannot carry in the fallback alone", () => {
+    const json = buildPassJson(passOf(ean13 as PassMetadataDto), {
+      ...context,
+      holder: { ...holderOf({}), barcodeValue: 'member-7' },
+    });
+    expect(formatsOf(json)).toEqual([['PKBarcodeFormatQR', 'member-7']]);
+  });
+
+  it('writes the older formats alone', () => {
+    const json = buildPassJson(
+      passOf({ ...ean13, barcodeFormat: 'PDF417', barcodeFallbackFormat: 'Code128' } as never),
+      context,
+    );
+    expect(formatsOf(json)).toEqual([['PKBarcodeFormatPDF417', '4006381333931']]);
+  });
+});
+
 describe('pass.json of every kind', () => {
   it.each(WALLET_A_KIND_NAMES)('writes the %s kind under its style key, and no other', (name) => {
     const kind = WALLET_A_KINDS[name];

@@ -1,6 +1,8 @@
 import { displayTextDeep } from '@app/core';
 import {
+  barcodeFormatsFor,
   isArtworkImage,
+  type BarcodeFormat,
   passKindOf,
   roleReader,
   type BackFieldDto,
@@ -96,13 +98,22 @@ function backField(source: BackFieldDto): PassJsonField {
 /** What a holder's copy changes on the face of the pass ({@link PassJsonHolder}). */
 export type PassFaceHolder = Pick<PassJsonHolder, 'fieldValues' | 'barcodeValue' | 'barcodeText'>;
 
-/** The API's `barcodeFormat` as pass.json names it (QR when absent). */
-const PK_BARCODE_FORMATS = {
+/**
+ * The API's `barcodeFormat` as pass.json names it (QR when absent). Apple's Pass.Barcodes page
+ * names the iOS 27 formats (Code 39, Codabar, EAN 13, Interleaved 2 of 5); their constants are
+ * passkit-generator's (3.6, which cites that page): `pkpass-archive.spec.ts` checks each against
+ * its schema.
+ */
+export const PK_BARCODE_FORMATS = {
   QR: 'PKBarcodeFormatQR',
   PDF417: 'PKBarcodeFormatPDF417',
   Aztec: 'PKBarcodeFormatAztec',
   Code128: 'PKBarcodeFormatCode128',
-} as const;
+  EAN13: 'PKBarcodeFormatEAN13',
+  Code39: 'PKBarcodeFormatCode39',
+  Codabar: 'PKBarcodeFormatCodabar',
+  ITF: 'PKBarcodeFormatI2of5',
+} as const satisfies Record<BarcodeFormat, `PKBarcodeFormat${string}`>;
 export type PKBarcodeFormat = (typeof PK_BARCODE_FORMATS)[keyof typeof PK_BARCODE_FORMATS];
 
 /** The pass's one barcode, as pass.json's `barcodes` entry has it. */
@@ -143,7 +154,10 @@ export interface PassFace {
   primaryFields: PassJsonField[];
   secondaryFields: PassJsonField[];
   auxiliaryFields: PassJsonField[];
+  /** The barcode current phones show (the holder page draws it). */
   barcode: PassBarcode | null;
+  /** After an iOS 27 format: the same message in the format older iPhones render. */
+  barcodeFallback: PassBarcode | null;
 }
 
 /** The face of the pass, or of a holder's copy of it; text cleaned as holders see it. */
@@ -156,6 +170,16 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
   const values = holder?.fieldValues ?? {};
   const qrUrl = holder?.barcodeValue ?? metadata.qrUrl;
   const qrText = holder?.barcodeText ?? metadata.qrText;
+  const [format, fallback] = qrUrl ? barcodeFormatsFor(metadata, qrUrl) : [];
+  const barcode = (of: BarcodeFormat | undefined): PassBarcode | null =>
+    qrUrl && of
+      ? {
+          format: PK_BARCODE_FORMATS[of],
+          message: qrUrl,
+          messageEncoding: barcodeEncoding(qrUrl),
+          ...(qrText ? { altText: qrText } : {}),
+        }
+      : null;
   return {
     backgroundColor: metadata.backgroundColor ?? null,
     // Wallet's labels take the text colour too: the API has one colour for both.
@@ -169,14 +193,8 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
     primaryFields: (metadata.primaryFields ?? []).map((source) => field(source, values)),
     secondaryFields: (metadata.secondaryFields ?? []).map((source) => field(source, values)),
     auxiliaryFields: (metadata.auxiliaryFields ?? []).map((source) => field(source, values)),
-    barcode: qrUrl
-      ? {
-          format: PK_BARCODE_FORMATS[metadata.barcodeFormat ?? 'QR'],
-          message: qrUrl,
-          messageEncoding: barcodeEncoding(qrUrl),
-          ...(qrText ? { altText: qrText } : {}),
-        }
-      : null,
+    barcode: barcode(format),
+    barcodeFallback: barcode(fallback),
   };
 }
 
@@ -240,7 +258,11 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
     ...(face.labelColor ? { labelColor: hexToRgb(face.labelColor) } : {}),
     webServiceURL: context.webServiceURL,
     authenticationToken: context.authenticationToken,
-    ...(face.barcode ? { barcodes: [face.barcode] } : {}),
+    // Wallet renders the first barcode its iOS knows: an iOS 27 format, then the fallback. No
+    // legacy `barcode` key: iOS 9 and later read `barcodes`.
+    ...(face.barcode
+      ? { barcodes: face.barcodeFallback ? [face.barcode, face.barcodeFallback] : [face.barcode] }
+      : {}),
     ...relevance(kind.schedule),
     ...(expirationDate ? { expirationDate } : {}),
     ...(context.locations.length > 0

@@ -4,7 +4,9 @@ import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from '../../../../test/support/wa
 // The end-to-end suites' package reader: unzip, and openssl to verify as a device would.
 import { openPackage, sha1 } from '../../../../test/support/pkpass';
 import { generateDevelopmentMaterial } from '../signing/signing-material';
-import { buildPassJson } from './pass-json';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { buildPassJson, PK_BARCODE_FORMATS } from './pass-json';
 import { passSigner, writePkpass } from './pkpass-archive';
 
 const material = generateDevelopmentMaterial('pass.example.unit', 'TEAMUNIT01');
@@ -109,6 +111,45 @@ describe('pkpass archive', () => {
       expect(written).toEqual(asWritten(json));
     },
   );
+
+  // Valid messages of the iOS 27 formats, and the fallback each is shown with.
+  it.each([
+    ['EAN13', '4006381333931', 'QR'],
+    ['Code39', 'STAFF-0042', 'Code128'],
+    ['Codabar', 'A40156B', 'QR'],
+    ['ITF', '15400141288763', 'Code128'],
+  ] as const)(
+    'writes an iOS 27 %s barcode and its fallback, which an independent pass library accepts unchanged',
+    (barcodeFormat, qrUrl, barcodeFallbackFormat) => {
+      const json = passJsonOf({
+        ...pass,
+        passMetadata: { ...pass.passMetadata, barcodeFormat, barcodeFallbackFormat, qrUrl },
+      });
+      expect((json.barcodes as { format: string }[]).map(({ format }) => format)).toEqual([
+        PK_BARCODE_FORMATS[barcodeFormat],
+        PK_BARCODE_FORMATS[barcodeFallbackFormat],
+      ]);
+      const { written, warnings } = throughPasskitGenerator(json);
+      expect(warnings).toEqual([]);
+      expect(written).toEqual(asWritten(json));
+    },
+  );
+
+  it("names every format as passkit-generator's schema does, from Apple's Pass.Barcodes page", () => {
+    // passkit-generator 3.6's BarcodeFormat (its @see: developer.apple.com/documentation/
+    // walletpasses/pass/barcodes), read from its typings rather than copied here; its joi
+    // pattern is unanchored, so the exact strings are checked here.
+    const typings = readFileSync(
+      join(dirname(require.resolve('passkit-generator')), '..', 'types/schemas/Barcode.d.ts'),
+      'utf8',
+    );
+    const start = typings.indexOf('type BarcodeFormat');
+    const union = typings.slice(start, typings.indexOf(';', start));
+    const theirs = [...union.matchAll(/"(PKBarcodeFormat\w+)"/g)].map(([, name]) => name);
+    expect(theirs).toHaveLength(8);
+    expect(Object.values(PK_BARCODE_FORMATS).sort()).toEqual(theirs.sort());
+    expect(PK_BARCODE_FORMATS.ITF).toBe('PKBarcodeFormatI2of5');
+  });
 
   it('writes pass.json that an independent pass library accepts unchanged', () => {
     const { written, warnings } = throughPasskitGenerator(passJson);

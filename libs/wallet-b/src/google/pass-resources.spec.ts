@@ -174,6 +174,29 @@ describe('WalletB resources of every kind of pass', () => {
     }
   });
 
+  it("writes iOS 27's formats as Google's own types where the value fits, else the fallback's", () => {
+    const generic = KIND_FIXTURES.generic.metadata as PassMetadataDto;
+    for (const [format, fallback, value, type] of [
+      ['EAN13', 'QR', '4006381333931', 'EAN_13'],
+      ['Code39', 'QR', 'STAFF-0042', 'CODE_39'],
+      ['Codabar', 'Code128', 'A40156B', 'CODABAR'],
+      // ITF_14 is a GTIN-14: 14 digits ending in their check digit.
+      ['ITF', 'QR', '15400141288763', 'ITF_14'],
+      ['ITF', 'Code128', '1234567890', 'CODE_128'],
+      ['ITF', 'QR', '15400141288764', 'QR_CODE'],
+      // A holder's value written before the pass became an EAN13 pass.
+      ['EAN13', 'Code128', 'M-7', 'CODE_128'],
+    ] as const) {
+      const pass = passOf({
+        ...generic,
+        barcodeFormat: format,
+        barcodeFallbackFormat: fallback,
+        qrUrl: value,
+      });
+      expect(objectOf(pass).barcode).toEqual({ type, value });
+    }
+  });
+
   it("makes an event ticket an eventTicket class; a holder's seat fills its seat info", () => {
     const pass = kindPass('eventTicket');
     expect(classOf(pass)).toMatchObject({

@@ -1,5 +1,13 @@
 import { displayTextDeep } from '@app/core';
-import { passKindOf, type BarcodeFormat, type FieldDto, type Holder, type Pass } from '@app/passes';
+import {
+  barcodeFormatsFor,
+  isGs1Number,
+  passKindOf,
+  type BarcodeFormat,
+  type FieldDto,
+  type Holder,
+  type Pass,
+} from '@app/passes';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   kindClass,
@@ -201,12 +209,32 @@ function sharedClass(pass: Pass, issuerId: string, callbackUrl?: string): Generi
   };
 }
 
-const BARCODE_TYPES: Record<BarcodeFormat, BarcodeType> = {
-  QR: 'QR_CODE',
-  PDF417: 'PDF_417',
-  Aztec: 'AZTEC',
-  Code128: 'CODE_128',
+/**
+ * Google's type for each format, and what a value must be for it where the API's format takes
+ * more than Google's type does: Google's `ITF_14` is a GTIN-14 (14 digits ending in their check
+ * digit), the API's `ITF` any even number of digits.
+ */
+const BARCODE_TYPES: Record<BarcodeFormat, { type: BarcodeType; fits?(value: string): boolean }> = {
+  QR: { type: 'QR_CODE' },
+  PDF417: { type: 'PDF_417' },
+  Aztec: { type: 'AZTEC' },
+  Code128: { type: 'CODE_128' },
+  EAN13: { type: 'EAN_13' },
+  Code39: { type: 'CODE_39' },
+  Codabar: { type: 'CODABAR' },
+  ITF: { type: 'ITF_14', fits: (value) => isGs1Number(value, 14) },
 };
+
+/**
+ * The barcode's WalletB type: the first of the pass's formats for the value
+ * (`barcodeFormatsFor`) whose Google type can carry it, so an ITF value that is no ITF-14 gets
+ * the fallback's type, as older iPhones get the fallback.
+ */
+export function walletBBarcodeType(metadata: Pass['passMetadata'], value: string): BarcodeType {
+  const formats = barcodeFormatsFor(metadata, value);
+  const fitting = formats.find((format) => BARCODE_TYPES[format].fits?.(value) ?? true);
+  return BARCODE_TYPES[fitting ?? formats[formats.length - 1]].type;
+}
 
 /**
  * The object's validity: it ends at the expiration date (after it Google shows the pass as
@@ -237,7 +265,7 @@ function sharedObject(
     ...(barcode.value
       ? {
           barcode: {
-            type: BARCODE_TYPES[metadata.barcodeFormat ?? 'QR'],
+            type: walletBBarcodeType(metadata, barcode.value),
             value: barcode.value,
             ...(barcode.text ? { alternateText: barcode.text } : {}),
           },

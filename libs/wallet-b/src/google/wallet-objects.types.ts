@@ -71,7 +71,9 @@ export interface WalletMessage {
   messageType: MessageType;
 }
 
-export type BarcodeType = 'QR_CODE' | 'PDF_417' | 'AZTEC' | 'CODE_128';
+/** Google's BarcodeType values we send (Google's REST reference, `BarcodeType`). */
+export type BarcodeType =
+  'QR_CODE' | 'PDF_417' | 'AZTEC' | 'CODE_128' | 'EAN_13' | 'CODE_39' | 'CODABAR' | 'ITF_14';
 
 export interface Barcode {
   type: BarcodeType;
