@@ -10,6 +10,9 @@
  *   BENCH_METHODS (default GET,POST)  BENCH_SERVICE_NODE_ARGS (extra node options for the
  *   service, space-separated, e.g. --cpu-prof --cpu-prof-dir=/tmp/api-profile)
  *   BENCH_BASELINE_NODE_ARGS (the same for the baseline, to profile both sides alike)
+ *
+ * With --cpu-prof, each round prints its window and request count in the form
+ * bench/cpuprofile-summary.js takes, to read the profile as µs per request of that round.
  */
 const autocannon = require('autocannon');
 const { join } = require('node:path');
@@ -54,12 +57,22 @@ function load(url, apiKey, method) {
   });
 }
 
+/** Now on the monotonic clock in µs, the clock of V8's CPU profiles (cpuprofile-summary.js). */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
 /** Runs a load while reading the CPU time the server under it used: µs per 2xx request. */
 async function measured(pid, url, apiKey, method) {
   const before = lib.cpuMsOf(pid);
+  const from = monotonicUs();
   const result = await load(url, apiKey, method);
+  const to = monotonicUs();
   const cpuMs = lib.cpuMsOf(pid) - before;
-  return { ...summary(result), cpuUs: (1000 * cpuMs) / Math.max(1, result['2xx']) };
+  const requests = result['2xx'] + result.non2xx;
+  return {
+    ...summary(result),
+    cpuUs: (1000 * cpuMs) / Math.max(1, result['2xx']),
+    window: `--window ${from}:${to} --requests ${requests}`,
+  };
 }
 
 function summary(result) {
@@ -138,6 +151,12 @@ async function main() {
         service.apiKey,
         method,
       );
+      if (SERVICE_NODE_ARGS.includes('--cpu-prof')) {
+        console.log(`${method} round ${round + 1}: service profile ${s.window}`);
+      }
+      if (BASELINE_NODE_ARGS.includes('--cpu-prof')) {
+        console.log(`${method} round ${round + 1}: baseline profile ${b.window}`);
+      }
       results[method].service.push(s);
       results[method].baseline.push(b);
       console.log(

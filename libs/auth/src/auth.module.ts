@@ -19,6 +19,7 @@ import { BootstrapService } from './services/bootstrap.service';
 import { LoginThrottle } from './services/login-throttle.service';
 import { MeService } from './services/me.service';
 import { MembersService } from './services/members.service';
+import { PrincipalChanges } from './services/principal-cache';
 import { PrincipalService } from './services/principal.service';
 import { WorkspacesService } from './services/workspaces.service';
 
@@ -45,6 +46,7 @@ import { WorkspacesService } from './services/workspaces.service';
   ],
   providers: [
     PrincipalService,
+    PrincipalChanges,
     AccountsService,
     AuthService,
     LoginThrottle,

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { ApiKey } from '../entities/api-key.entity';
 import { issueApiKey } from './credentials';
+import { PrincipalChanges } from './principal-cache';
 
 /**
  * Working (unrevoked) keys a user may hold at once. Enough for one key per integration and
@@ -14,7 +15,10 @@ export const MAX_API_KEYS_PER_USER = 20;
 
 @Injectable()
 export class ApiKeysService {
-  constructor(@InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>) {}
+  constructor(
+    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    private readonly changes: PrincipalChanges,
+  ) {}
 
   /**
    * Creates a key for the caller; the returned `key` is never available again. 409 once the
@@ -60,5 +64,6 @@ export class ApiKeysService {
       { revokedTime: new Date(), updatedTime: new Date(), updatedBy: principal.userId },
     );
     if (!result.affected) throw new NotFoundError('API key', keyId);
+    await this.changes.changed();
   }
 }

@@ -10,6 +10,7 @@ import { User } from '../entities/user.entity';
 import { hashPassword, verifyPassword } from './credentials';
 import { LoginThrottle } from './login-throttle.service';
 import { WorkspacesService } from './workspaces.service';
+import { PrincipalChanges } from './principal-cache';
 
 @Injectable()
 export class MeService {
@@ -18,6 +19,7 @@ export class MeService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly workspaces: WorkspacesService,
     private readonly throttle: LoginThrottle,
+    private readonly changes: PrincipalChanges,
   ) {}
 
   async describe(principal: Principal): Promise<MeResponse> {
@@ -70,5 +72,6 @@ export class MeService {
         updatedBy: principal.userId,
       },
     );
+    await this.changes.changed();
   }
 }

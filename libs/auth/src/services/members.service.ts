@@ -16,6 +16,7 @@ import { User } from '../entities/user.entity';
 import { WorkspaceMembership } from '../entities/workspace-membership.entity';
 import { Workspace } from '../entities/workspace.entity';
 import { hashPassword } from './credentials';
+import { PrincipalChanges } from './principal-cache';
 
 export interface Member {
   user: User;
@@ -30,6 +31,7 @@ export class MembersService {
     @InjectRepository(User) private readonly users: Repository<User>,
     @InjectRepository(WorkspaceMembership)
     private readonly memberships: Repository<WorkspaceMembership>,
+    private readonly changes: PrincipalChanges,
   ) {}
 
   async list(principal: Principal): Promise<Member[]> {
@@ -62,8 +64,9 @@ export class MembersService {
     const workspaceIds = [...new Set(input.workspaceIds)];
     const passwordHash = await hashPassword(input.password);
 
+    let member: Member;
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      member = await this.dataSource.transaction(async (manager) => {
         await this.assertWorkspacesInOrganisation(manager, principal.organisationId, workspaceIds);
         assertMayAssign(principal, workspaceIds);
         const existing = await manager.findOneBy(User, { email });
@@ -119,6 +122,9 @@ export class MembersService {
       }
       throw error;
     }
+    // A re-added user's old keys and tokens stay dead, and their cached rows must go with them.
+    await this.changes.changed();
+    return member;
   }
 
   /**
@@ -159,6 +165,7 @@ export class MembersService {
         { revokedTime: now, updatedTime: now, updatedBy: principal.userId },
       );
     });
+    await this.changes.changed();
   }
 
   private async assertWorkspacesInOrganisation(

@@ -5,12 +5,14 @@ import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { Account } from '../entities/account.entity';
 import { WorkspaceMembership } from '../entities/workspace-membership.entity';
 import { Workspace } from '../entities/workspace.entity';
+import { PrincipalChanges } from './principal-cache';
 
 @Injectable()
 export class WorkspacesService {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>,
+    private readonly changes: PrincipalChanges,
   ) {}
 
   /** The caller's workspaces, in assignment order (the first is their default). */
@@ -27,9 +29,12 @@ export class WorkspacesService {
   /** Creates a workspace with its default account, and makes the creator a member. */
   async create(principal: Principal, name: string): Promise<Workspace> {
     try {
-      return await this.dataSource.transaction((manager) =>
+      const workspace = await this.dataSource.transaction((manager) =>
         this.createWithDefaults(manager, principal.organisationId, name, principal.userId),
       );
+      // The creator's cached memberships lack it, and they may use it in their next request.
+      await this.changes.changed();
+      return workspace;
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ConflictError('A workspace with this name already exists', { name });
