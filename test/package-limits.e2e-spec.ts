@@ -5,11 +5,12 @@ import { binaryBody, openPackage, sha1 } from './support/pkpass';
 import { makeBloatedPng, makePng } from './support/png';
 import type { OwnerSession } from './support/session';
 import type { TestApp } from './support/test-app';
+import { WALLET_A_KINDS } from './support/wallet-a-kinds';
 import { startWalletAApp, type WalletAApp } from './support/walleta-env';
 
 const MB = 1024 * 1024;
 
-/** Every image name a pass package can hold: six roles at three scales. */
+/** Every image name a pass package can hold: eight roles at three scales. */
 const ALL_IMAGE_NAMES = [
   'logo',
   'icon',
@@ -18,6 +19,7 @@ const ALL_IMAGE_NAMES = [
   'thumbnail',
   'background',
   'artwork',
+  'primaryLogo',
 ].flatMap((role) => ['', '@2x', '@3x'].map((scale) => `${role}${scale}.png`));
 
 /**
@@ -74,13 +76,16 @@ describe('Pass images and package limits', () => {
       .set(owner.auth)
       .field('bucket', bucket)
       .attach('file', content, fileName);
-  const publish = (uploadInfoList: { fileName: string; uploadKey: string }[]) =>
+  const publish = (
+    uploadInfoList: { fileName: string; uploadKey: string }[],
+    passMetadata: object = { description: 'Card', organizationName: 'Brand' },
+  ) =>
     http()
       .post('/v1/wallet-pass')
       .set(owner.auth)
       .send({
         passName: `Limits ${++counter}`,
-        passMetadata: { description: 'Card', organizationName: 'Brand' },
+        passMetadata,
         status: 'Published',
         uploadInfoList,
       });
@@ -113,7 +118,7 @@ describe('Pass images and package limits', () => {
     });
   });
 
-  it('refuses one upload used for all 21 image names at publish', async () => {
+  it('refuses one upload used for all 24 image names at publish', async () => {
     const key = await owner.upload(makePng({ width: 29, height: 29 }), 'any.png');
     const response = await publish(
       ALL_IMAGE_NAMES.map((fileName) => ({ fileName, uploadKey: key })),
@@ -151,6 +156,22 @@ describe('Pass images and package limits', () => {
     });
   });
 
+  it("checks a poster's primary logo against its size (126×30 points)", async () => {
+    const images = await requiredImages();
+    const wide = await owner.upload(makePng({ width: 400, height: 90 }), 'primaryLogo.png');
+    const response = await publish([
+      ...images,
+      { fileName: 'primaryLogo@3x.png', uploadKey: wide },
+    ]).expect(400);
+    expect(response.body.context).toEqual({
+      'uploadInfoList[3].uploadKey': expect.stringMatching(
+        /400×90 pixels; a primaryLogo image is at most 378×90/,
+      ),
+    });
+    const fits = await owner.upload(makePng({ width: 378, height: 90 }), 'primaryLogo.png');
+    await publish([...images, { fileName: 'primaryLogo@3x.png', uploadKey: fits }]).expect(201);
+  });
+
   it('refuses images that together exceed the package limit', async () => {
     const images = (await requiredImages()).slice(0, 2);
     // Noise does not compress: each of these is as large as an honest PNG of its size gets.
@@ -174,25 +195,29 @@ describe('Pass images and package limits', () => {
   it('builds the largest package the limits allow without holding up other requests', async () => {
     const images: { fileName: string; uploadKey: string }[] = [];
     const contents = new Map<string, Buffer>();
-    for (const [role, width, height] of [
-      ['logo', 480, 150],
-      ['icon', 114, 114],
-      ['strip', 1125, 432],
-      ['background', 540, 660],
-      ['footer', 858, 45],
+    // A package holds the images its kind shows: the poster event ticket shows the most pixels
+    // (its artwork, and the classic ticket's background and thumbnail for older devices).
+    for (const [role, width, height, scales] of [
+      ['logo', 480, 150, ['', '@2x', '@3x']],
+      ['icon', 114, 114, ['', '@2x', '@3x']],
+      ['artwork', 1074, 1344, ['@3x']],
+      ['background', 540, 660, ['@2x', '@3x']],
+      ['thumbnail', 270, 270, ['@3x']],
+      ['primaryLogo', 378, 90, ['', '@2x', '@3x']],
     ] as const) {
       const content = makePng({ width, height, noise: true });
-      for (const scale of ['', '@2x', '@3x']) {
+      for (const scale of scales) {
         const fileName = `${role}${scale}.png`;
-        if (role === 'background' && scale === '') continue; // stays under 10 MiB
         contents.set(fileName, content);
         images.push({ fileName, uploadKey: await owner.upload(content, fileName) });
       }
     }
     const total = [...contents.values()].reduce((sum, content) => sum + content.length, 0);
-    expect(total).toBeGreaterThan(8 * MB);
+    expect(total).toBeGreaterThan(9 * MB);
 
-    const pass = (await publish(images).expect(201)).body as { slug: string };
+    const pass = (await publish(images, WALLET_A_KINDS.eventTicket.metadata).expect(201)).body as {
+      slug: string;
+    };
     const started = Date.now();
     const { result, slowestMs, polls, longestBlockMs } = await slowestHealthDuring(
       testApp.server,
@@ -215,6 +240,7 @@ describe('Pass images and package limits', () => {
 
     const opened = openPackage(result.body as Buffer, walletA.caPem());
     expect(opened.signatureVerifies).toBe(true);
+    expect(Object.keys(opened.manifest).sort()).toEqual(['pass.json', ...contents.keys()].sort());
     for (const [fileName, content] of contents) {
       expect(opened.files[fileName].equals(content)).toBe(true);
       expect(opened.manifest[fileName]).toBe(sha1(content));

@@ -18,9 +18,10 @@ import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from './support/wallet-a-kinds';
  * What holders get of every kind's fixture, held byte for byte in test/golden/pass-kinds/: the
  * WalletA pass.json and pass.strings and the WalletB class, object and holder's object, of the
  * shared pass and of a holder's copy (a holder on a day of their own), plain and localized, and
- * the poster event ticket. A change of what a kind shows makes a golden file differ; a
- * refactoring must leave them all as they are. `GOLDEN_WRITE=1` (`npm run golden:pass-kinds`)
- * writes the files from the code instead of comparing.
+ * the poster event ticket and the poster generic pass with featured actions. A change of what
+ * a kind shows makes a golden file differ; a refactoring must leave them all as they are.
+ * `GOLDEN_WRITE=1` (`npm run golden:pass-kinds`) writes the files from the code instead of
+ * comparing.
  */
 
 const GOLDEN_DIR = join(__dirname, 'golden', 'pass-kinds');
@@ -195,6 +196,30 @@ const GOLDENS: [string, () => Record<string, unknown>][] = [
     () => {
       const kind = WALLET_A_KINDS.eventTicket;
       const pass = passOf(kind.metadata, ['logo.png', 'artwork.png']);
+      return {
+        walletA: {
+          shared: walletAFiles(pass),
+          holder: walletAFiles(pass, holderOf(kind.holderValues)),
+        },
+      };
+    },
+  ],
+  [
+    // iOS 27: the poster generic pass beside the generic one, and featured actions.
+    'wallet-a-kinds.generic.poster',
+    () => {
+      const kind = WALLET_A_KINDS.generic;
+      const pass = passOf(
+        {
+          ...kind.metadata,
+          auxiliaryFields: [{ key: 'desk', label: 'Desk', value: '4' }],
+          featuredActions: [
+            { type: 'membershipBenefits', url: 'https://brand.example/benefits' },
+            { type: 'viewOffersRewards', url: 'https://brand.example/offers' },
+          ],
+        },
+        ['logo.png', 'artwork.png'],
+      );
       return {
         walletA: {
           shared: walletAFiles(pass),

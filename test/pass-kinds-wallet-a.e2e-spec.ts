@@ -25,6 +25,7 @@ interface PassBody {
   id: string;
   slug: string;
   passName: string;
+  uploadInfoList: { fileName: string; uploadKey: string }[];
 }
 interface HolderBody {
   id: string;
@@ -58,8 +59,10 @@ const HOLDER_DATES = {
  */
 interface KindCase {
   kind: WalletAKind;
-  /** An artwork image: the poster event ticket. */
-  poster?: boolean;
+  /** An artwork image: the poster event ticket, or the poster generic pass. */
+  poster?: 'posterEventTicket' | 'posterGeneric';
+  /** The images its package holds of the one set of brand images every case uploads. */
+  images: string[];
   primaryKeys: string[];
   transitType?: string;
   semantics?: Record<string, unknown>;
@@ -76,15 +79,17 @@ const field = (structure: Structure, key: string): Field | undefined =>
     .flatMap((fields) => (Array.isArray(fields) ? fields : []))
     .find((item) => item.key === key);
 
-const CASES: Record<WalletAKindName | 'poster', KindCase> = {
+const CASES: Record<WalletAKindName | 'poster' | 'posterGeneric', KindCase> = {
   storeCard: {
     kind: WALLET_A_KINDS.storeCard,
+    images: ['icon.png', 'logo.png', 'strip.png'],
     primaryKeys: [],
     change: (metadata) => ({ ...metadata, secondaryFields: [{ key: 'tier', value: 'Platinum' }] }),
     changed: (_json, style) => expect(field(style, 'tier')?.value).toBe('Platinum'),
   },
   coupon: {
     kind: WALLET_A_KINDS.coupon,
+    images: ['icon.png', 'logo.png', 'strip.png'],
     primaryKeys: ['offer.title'],
     change: (metadata) => ({
       ...metadata,
@@ -99,6 +104,8 @@ const CASES: Record<WalletAKindName | 'poster', KindCase> = {
   },
   eventTicket: {
     kind: WALLET_A_KINDS.eventTicket,
+    // A strip, so no thumbnail: Apple's event ticket shows one or the other.
+    images: ['icon.png', 'logo.png', 'strip.png'],
     primaryKeys: ['event.name'],
     semantics: {
       eventName: 'Summer Gala',
@@ -121,7 +128,8 @@ const CASES: Record<WalletAKindName | 'poster', KindCase> = {
   },
   poster: {
     kind: WALLET_A_KINDS.eventTicket,
-    poster: true,
+    poster: 'posterEventTicket',
+    images: ['artwork.png', 'icon.png', 'logo.png', 'strip.png'],
     primaryKeys: ['event.name'],
     semantics: {
       eventType: 'PKEventTypeGeneric',
@@ -137,6 +145,8 @@ const CASES: Record<WalletAKindName | 'poster', KindCase> = {
   },
   flight: {
     kind: WALLET_A_KINDS.flight,
+    // A footer and no strip: Apple's boarding pass shows no strip.
+    images: ['footer.png', 'icon.png', 'logo.png'],
     primaryKeys: ['transit.origin', 'transit.destination'],
     transitType: 'PKTransitTypeAir',
     semantics: {
@@ -162,6 +172,7 @@ const CASES: Record<WalletAKindName | 'poster', KindCase> = {
   },
   train: {
     kind: WALLET_A_KINDS.train,
+    images: ['footer.png', 'icon.png', 'logo.png'],
     primaryKeys: ['transit.origin', 'transit.destination'],
     transitType: 'PKTransitTypeTrain',
     semantics: { departureStationName: 'Frankfurt Hbf', vehicleNumber: 'ICE 512' },
@@ -180,9 +191,21 @@ const CASES: Record<WalletAKindName | 'poster', KindCase> = {
   },
   generic: {
     kind: WALLET_A_KINDS.generic,
+    images: ['icon.png', 'logo.png', 'thumbnail.png'],
     primaryKeys: ['name'],
     change: (metadata) => ({ ...metadata, secondaryFields: [{ key: 'level', value: 'Chief' }] }),
     changed: (_json, style) => expect(field(style, 'level')?.value).toBe('Chief'),
+  },
+  posterGeneric: {
+    kind: WALLET_A_KINDS.generic,
+    poster: 'posterGeneric',
+    images: ['artwork.png', 'icon.png', 'logo.png', 'thumbnail.png'],
+    primaryKeys: ['name'],
+    change: (metadata) => ({ ...metadata, secondaryFields: [{ key: 'level', value: 'Chief' }] }),
+    changed: (json, style) => {
+      expect(field(style, 'level')?.value).toBe('Chief');
+      expect(field(json.posterGeneric as Structure, 'level')?.value).toBe('Chief');
+    },
   },
 };
 
@@ -196,12 +219,18 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
   const http = () => request(app.testApp.server);
   const path = (url: string) => new URL(url).pathname;
 
-  const download = async (url: string): Promise<PassJson> => {
+  const openDownload = async (url: string) => {
     const response = await http().get(url).buffer(true).parse(binaryBody).expect(200);
     const opened = openPackage(response.body as Buffer, app.caPem());
     expect(opened.signatureVerifies).toBe(true);
-    return opened.passJson;
+    return opened;
   };
+  const download = async (url: string): Promise<PassJson> => (await openDownload(url)).passJson;
+  /** The image files of a package, sorted. */
+  const imagesOf = (files: Record<string, Buffer>) =>
+    Object.keys(files)
+      .filter((name) => name.endsWith('.png'))
+      .sort();
   /** The package a registered device fetches now, by serial number and its own token. */
   const latest = async (serial: string, token: string): Promise<PassJson> => {
     const response = await http()
@@ -227,8 +256,9 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
       PUBLIC_BASE_URL: 'https://wallet.test',
       SCHEDULER_INTERVAL_MS: '200',
     });
+    // One set of brand images for every kind: each package holds what its style shows.
     images = [];
-    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
+    for (const fileName of ['logo.png', 'icon.png', 'strip.png', 'footer.png', 'thumbnail.png']) {
       images.push({ fileName, uploadKey: await app.owner.upload(makePng(), fileName) });
     }
     const poster = makePng({ width: 358, height: 448, rgba: [20, 40, 120, 255] });
@@ -265,7 +295,9 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
         .send({ passName: pass.passName, passMetadata: kind.metadata, status: 'Published' })
         .expect(200);
 
-      const json = await download(`/p/${pass.slug}/pass.pkpass`);
+      const opened = await openDownload(`/p/${pass.slug}/pass.pkpass`);
+      expect(imagesOf(opened.files)).toEqual(kindCase.images);
+      const json = opened.passJson;
       tokens.pass = json.authenticationToken as string;
       expect(STYLES.filter((key) => key in json)).toEqual([kind.style]);
       const structure = style(json);
@@ -284,8 +316,10 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
       if (kindCase.semantics === undefined) expect(json.semantics).toBeUndefined();
       else expect(json.semantics).toMatchObject(kindCase.semantics);
       expect(json.preferredStyleSchemes).toEqual(
-        kindCase.poster ? ['posterEventTicket', 'eventTicket'] : undefined,
+        kindCase.poster === 'posterEventTicket' ? ['posterEventTicket', 'eventTicket'] : undefined,
       );
+      // The poster generic pass is a style dictionary beside the generic one (iOS 27).
+      expect(json.posterGeneric !== undefined).toBe(kindCase.poster === 'posterGeneric');
       // The brand's fields keep their values; none of them is replaced by the kind's.
       for (const key of Object.keys(kind.holderValues)) {
         expect(field(structure, key)).toBeDefined();
@@ -302,7 +336,9 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
       ).body as HolderBody;
       expect(holder).toMatchObject(HOLDER_DATES);
 
-      const json = await download(`${path(holder.downloadUrl)}/pass.pkpass`);
+      const opened = await openDownload(`${path(holder.downloadUrl)}/pass.pkpass`);
+      expect(imagesOf(opened.files)).toEqual(kindCase.images);
+      const json = opened.passJson;
       tokens.holder = json.authenticationToken as string;
       expect(json.serialNumber).toBe(holder.serialNumber);
       expect(STYLES.filter((key) => key in json)).toEqual([kind.style]);
@@ -316,6 +352,12 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
         { date: HOLDER_DATES.relevantDate, relevantDate: HOLDER_DATES.relevantDate },
       ]);
       if (kindCase.holderSemantics) expect(json.semantics).toMatchObject(kindCase.holderSemantics);
+      if (kindCase.poster === 'posterGeneric') {
+        const poster = json.posterGeneric as Structure;
+        for (const [key, value] of Object.entries(kind.holderValues)) {
+          expect(field(poster, key)?.value).toBe(value);
+        }
+      }
     });
 
     it("pushes a PATCH of the pass to the pass's and the holder's devices, which fetch it", async () => {
@@ -357,22 +399,30 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
         await latest(pass.id, tokens.pass!),
         await latest(holder.serialNumber, tokens.holder!),
       ]) {
-        expect(style(json).backFields[0]).toMatchObject({
-          key: 'notification',
-          value: `News of the ${name}`,
-          changeMessage: '%@',
-        });
+        const structures = [style(json), ...(json.posterGeneric ? [json.posterGeneric] : [])];
+        for (const structure of structures as Structure[]) {
+          expect(structure.backFields[0]).toMatchObject({
+            key: 'notification',
+            value: `News of the ${name}`,
+            changeMessage: '%@',
+          });
+        }
       }
     });
   });
 
-  it('refuses artwork on a ticket without the venue a poster needs, and on other kinds', async () => {
+  it('refuses artwork on a ticket without the venue a poster needs, and leaves it out of a coupon', async () => {
     const { event } = WALLET_A_KINDS.eventTicket.metadata;
     const create = (passName: string, passMetadata: object) =>
       http()
         .post('/v1/wallet-pass')
         .set(app.owner.auth)
-        .send({ passName, passMetadata, uploadInfoList: [...images, artwork] });
+        .send({
+          passName,
+          passMetadata,
+          uploadInfoList: [...images, artwork],
+          status: 'Published',
+        });
     const bare = { ...event, venueRegion: undefined, venueRoom: undefined };
     const ticket = await create('Poster without venue', {
       ...WALLET_A_KINDS.eventTicket.metadata,
@@ -382,9 +432,149 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
       'passMetadata.event.venueRegion':
         'is required with an artwork image: Wallet shows a poster event ticket only with it',
     });
-    const coupon = await create('Poster coupon', WALLET_A_KINDS.coupon.metadata).expect(400);
-    expect(coupon.body.context).toEqual({
-      uploadInfoList: 'artwork.png is the picture of a poster event ticket; a coupon has none',
+    // A coupon has no poster: its artwork is one more brand image, accepted and left out.
+    const coupon = (await create('Poster coupon', WALLET_A_KINDS.coupon.metadata).expect(201))
+      .body as PassBody;
+    expect(coupon.uploadInfoList.map((image) => image.fileName)).toContain('artwork.png');
+    const opened = await openDownload(`/p/${coupon.slug}/pass.pkpass`);
+    expect(imagesOf(opened.files)).toEqual(['icon.png', 'logo.png', 'strip.png']);
+    expect(opened.passJson.preferredStyleSchemes).toBeUndefined();
+    expect(opened.passJson.posterGeneric).toBeUndefined();
+  });
+
+  describe('images by kind (DESIGN.md §12)', () => {
+    const basics = () =>
+      images.filter((image) => ['logo.png', 'icon.png'].includes(image.fileName));
+    const upload = async (fileName: string) => ({
+      fileName,
+      uploadKey: await app.owner.upload(makePng(), fileName),
+    });
+    const publish = (passName: string, passMetadata: object, uploadInfoList: object[]) =>
+      http()
+        .post('/v1/wallet-pass')
+        .set(app.owner.auth)
+        .send({ passName, passMetadata, uploadInfoList, status: 'Published' });
+
+    it.each([
+      ['storeCard', 'a Published storeCard needs logo.png, icon.png and strip.png'],
+      ['coupon', 'a Published coupon needs logo.png, icon.png and strip.png'],
+      [
+        'eventTicket',
+        'a Published eventTicket needs logo.png, icon.png and strip.png (or background.png)',
+      ],
+    ] as const)('refuses a Published %s without the strip its style shows', async (name, needs) => {
+      const response = await publish(
+        `No strip ${name}`,
+        WALLET_A_KINDS[name].metadata,
+        basics(),
+      ).expect(400);
+      expect(response.body.context).toEqual({ uploadInfoList: `${needs} (missing strip.png)` });
+    });
+
+    it.each(['flight', 'train', 'generic'] as const)(
+      'publishes a %s without a strip, which its style never shows',
+      async (name) => {
+        const created = (
+          await publish(`No strip ${name}`, WALLET_A_KINDS[name].metadata, basics()).expect(201)
+        ).body as PassBody;
+        const opened = await openDownload(`/p/${created.slug}/pass.pkpass`);
+        expect(imagesOf(opened.files)).toEqual(['icon.png', 'logo.png']);
+      },
+    );
+
+    it('publishes an event ticket with a background without a strip, and shows no strip with one', async () => {
+      const background = await upload('background.png');
+      const withoutStrip = (
+        await publish('Background ticket', WALLET_A_KINDS.eventTicket.metadata, [
+          ...basics(),
+          background,
+        ]).expect(201)
+      ).body as PassBody;
+      expect(imagesOf((await openDownload(`/p/${withoutStrip.slug}/pass.pkpass`)).files)).toEqual([
+        'background.png',
+        'icon.png',
+        'logo.png',
+      ]);
+      // Given both, the ticket shows its background and thumbnail: Apple's event ticket shows
+      // a strip, or a background and a thumbnail, never both.
+      const both = (
+        await publish('Background and strip ticket', WALLET_A_KINDS.eventTicket.metadata, [
+          ...images,
+          background,
+        ]).expect(201)
+      ).body as PassBody;
+      expect(imagesOf((await openDownload(`/p/${both.slug}/pass.pkpass`)).files)).toEqual([
+        'background.png',
+        'icon.png',
+        'logo.png',
+        'thumbnail.png',
+      ]);
+    });
+
+    it('leaves the strip out of a boarding pass with one, at every scale', async () => {
+      const strip2x = await upload('strip@2x.png');
+      const created = (
+        await publish('Boarding with strip', WALLET_A_KINDS.flight.metadata, [
+          ...images,
+          strip2x,
+        ]).expect(201)
+      ).body as PassBody;
+      const opened = await openDownload(`/p/${created.slug}/pass.pkpass`);
+      expect(Object.keys(opened.manifest).some((name) => name.startsWith('strip'))).toBe(false);
+      expect(imagesOf(opened.files)).toEqual(['footer.png', 'icon.png', 'logo.png']);
+    });
+  });
+
+  describe('featured actions (iOS 27)', () => {
+    const ACTIONS = [
+      { type: 'membershipBenefits', url: 'https://brand.example/benefits' },
+      { type: 'viewOffersRewards', url: 'https://brand.example/offers' },
+    ];
+    const create = (featuredActions: unknown) =>
+      http()
+        .post('/v1/wallet-pass')
+        .set(app.owner.auth)
+        .send({
+          passName: `Actions ${JSON.stringify(featuredActions).length}-${Math.random()}`,
+          passMetadata: { ...WALLET_A_KINDS.storeCard.metadata, featuredActions },
+          uploadInfoList: images,
+          status: 'Published',
+        });
+
+    it('writes up to two, in order, as Apple describes them: identifier, type, url', async () => {
+      const created = (await create(ACTIONS).expect(201)).body as PassBody & {
+        passMetadata: { featuredActions: unknown };
+      };
+      expect(created.passMetadata.featuredActions).toEqual(ACTIONS);
+      const json = await download(`/p/${created.slug}/pass.pkpass`);
+      expect(json.featuredActions).toEqual(
+        ACTIONS.map((action) => ({ identifier: action.type, ...action })),
+      );
+    });
+
+    it('refuses a third action, a type twice, an unknown type and a link that is no URL', async () => {
+      const more = await create([
+        ...ACTIONS,
+        { type: 'shop', url: 'https://brand.example/shop' },
+      ]).expect(400);
+      expect(Object.keys(more.body.context as object)).toEqual(['passMetadata.featuredActions']);
+      const twice = await create([ACTIONS[0], { ...ACTIONS[0], url: 'https://b.example' }]).expect(
+        400,
+      );
+      expect(twice.body.context).toEqual({
+        'passMetadata.featuredActions[1].type': 'is the type of another featured action',
+      });
+      // `call` and `place`: Apple does not say what their value is, so the API takes neither.
+      for (const type of ['call', 'place', 'openURL']) {
+        const unknown = await create([{ type, url: 'https://brand.example' }]).expect(400);
+        expect(Object.keys(unknown.body.context as object)).toEqual([
+          'passMetadata.featuredActions[0].type',
+        ]);
+      }
+      const notUrl = await create([{ type: 'shop', url: 'shop' }]).expect(400);
+      expect(notUrl.body.context).toEqual({
+        'passMetadata.featuredActions[0].url': 'must be an http(s) URL',
+      });
     });
   });
 

@@ -1406,6 +1406,28 @@ export interface components {
       /** @example 2026-05-01T10:10:00-07:00 */
       arrivalTime?: string;
     };
+    FeaturedActionDto: {
+      /**
+       * @description The action: Wallet draws it below the pass with its own icon and call to action in the holder's language (`membershipBenefits`: View Membership Benefits). Unique on the pass.
+       * @example membershipBenefits
+       * @enum {string}
+       */
+      type:
+        | 'viewSchedule'
+        | 'watchTrailer'
+        | 'listenToMusic'
+        | 'addToBalance'
+        | 'order'
+        | 'shop'
+        | 'membershipBenefits'
+        | 'bookAppointment'
+        | 'bookCar'
+        | 'bookFlight'
+        | 'bookStay'
+        | 'viewOffersRewards';
+      /** @example https://brand.example/benefits */
+      url: string;
+    };
     PassMetadataDto: {
       /**
        * @description The kind of pass: the WalletA style of that name; on WalletB a loyalty, offer, event ticket, flight or transit, or generic class. A Published pass keeps its kind (409).
@@ -1468,6 +1490,16 @@ export interface components {
       /** @example Member 123 */
       qrText?: string;
       /**
+       * @description Up to two links Wallet shows below the pass, most important first (iOS 27 and later; WalletA `featuredActions`, each with its type as its identifier). Older devices, WalletB and the holder page do not show them.
+       * @example [
+       *       {
+       *         "type": "membershipBenefits",
+       *         "url": "https://brand.example/benefits"
+       *       }
+       *     ]
+       */
+      featuredActions?: components['schemas']['FeaturedActionDto'][];
+      /**
        * @description Texts in other languages, by BCP 47 tag: WalletA `<lang>.lproj/pass.strings`, WalletB `translatedValues`, and the holder page in the browser's language. `fields` names the pass's fields by key: a face field's label and value, a back field's label.
        * @example {
        *       "de": {
@@ -1499,7 +1531,7 @@ export interface components {
     };
     UploadInfoDto: {
       /**
-       * @description Apple's image name. `artwork` (358×448 points) makes an `eventTicket` a poster event ticket on iOS 26 and later (older devices show the classic ticket); it needs `event.venueRegion` and `event.venueRoom`, which Wallet requires of a poster.
+       * @description Apple's image name. Each kind's package holds the images its WalletA style shows (a strip on a store card or coupon, a footer on a boarding pass, a thumbnail on a generic pass, a strip or else a background and thumbnail on an event ticket) and leaves the others out, so one set of brand images serves every kind. `artwork` (358×448 points) opts an `eventTicket` into the poster event ticket (iOS 26; it needs `event.venueRegion` and `event.venueRoom`, which Wallet requires of a poster) and a `generic` pass into the poster generic pass (iOS 27); older devices show the classic style. `primaryLogo` (126×30 points) is the logo of those posters.
        * @example logo.png
        */
       fileName: string;
@@ -1520,7 +1552,7 @@ export interface components {
        */
       notificationHeader?: string | null;
       /**
-       * @description `Published` needs logo.png, icon.png and strip.png; it never goes back to `Draft`.
+       * @description `Published` needs logo.png and icon.png, and strip.png on a store card or coupon and on an event ticket without background.png; it never goes back to `Draft`.
        * @enum {string}
        */
       status?: 'Draft' | 'Published';
@@ -1593,7 +1625,7 @@ export interface components {
        */
       notificationHeader?: string | null;
       /**
-       * @description `Published` needs logo.png, icon.png and strip.png; it never goes back to `Draft`.
+       * @description `Published` needs logo.png and icon.png, and strip.png on a store card or coupon and on an event ticket without background.png; it never goes back to `Draft`.
        * @enum {string}
        */
       status?: 'Draft' | 'Published';

@@ -3,6 +3,7 @@ export * from './audiences/audiences.service';
 export * from './audiences/dto/audience.dto';
 export * from './audiences/segment.entity';
 export * from './audiences/segments.service';
+export * from './dto/featured-action.dto';
 export * from './dto/pass-kind.dto';
 export * from './dto/pass-metadata.dto';
 export * from './entities/pass.entity';
@@ -23,6 +24,7 @@ export * from './pass-kinds';
 export * from './kinds/barcode-formats';
 export * from './kinds/boarding-pass';
 export * from './kinds/coupon';
+export * from './kinds/kind-images';
 export {
   FIELD_ROLES,
   fieldRoleValue,

@@ -206,7 +206,7 @@ describe('pass kinds', () => {
     }
   });
 
-  it('takes an artwork image only on an eventTicket with the venue a poster needs', () => {
+  it('takes an artwork image on an eventTicket only with the venue a poster needs', () => {
     const poster = (metadata: KindMetadata, fileNames: string[]) => {
       try {
         assertPosterArtwork(metadata, fileNames);
@@ -233,11 +233,33 @@ describe('pass kinds', () => {
       'passMetadata.event.venueRoom':
         'is required with an artwork image: Wallet shows a poster event ticket only with it',
     });
-    expect(poster({ passType: 'coupon', offer: OFFER }, ['artwork.png'])).toEqual({
-      uploadInfoList: 'artwork.png is the picture of a poster event ticket; a coupon has none',
+    // The poster generic pass has no such requirement; on a kind without a poster, the artwork
+    // is a brand image its package leaves out, not an error (DESIGN.md §12).
+    expect(poster({ passType: 'generic' }, ['artwork.png'])).toBe(undefined);
+    expect(poster({ passType: 'coupon', offer: OFFER }, ['artwork.png'])).toBe(undefined);
+    expect(poster({}, ['artwork.png'])).toBe(undefined);
+  });
+
+  it("takes each featured action type once: it is the action's identifier", () => {
+    const url = 'https://brand.example/benefits';
+    const withActions = (featuredActions: { type: string; url: string }[]): KindMetadata => ({
+      featuredActions,
     });
-    expect(poster({}, ['artwork.png'])).toEqual({
-      uploadInfoList: 'artwork.png is the picture of a poster event ticket; a storeCard has none',
-    });
+    expect(
+      problems(
+        withActions([
+          { type: 'membershipBenefits', url },
+          { type: 'shop', url },
+        ]),
+      ),
+    ).toBe(undefined);
+    expect(
+      problems(
+        withActions([
+          { type: 'shop', url },
+          { type: 'shop', url: `${url}/2` },
+        ]),
+      ),
+    ).toEqual({ 'passMetadata.featuredActions[1].type': 'is the type of another featured action' });
   });
 });

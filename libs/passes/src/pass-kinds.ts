@@ -41,6 +41,7 @@ export interface KindMetadata {
   offer?: object;
   transit?: KindTransit;
   localizations?: unknown;
+  featuredActions?: { type: string }[];
 }
 
 /** What the rules read of a boarding pass's trip. */
@@ -69,9 +70,9 @@ function aOrAn(passType: string): string {
 /**
  * The rules of DESIGN §9 that span more than one field of `passMetadata` (each field's own
  * shape is the DTO's): slot limits per style, field keys unique across the pass, dates where a
- * field has a date or time style, the block the style requires and no other style's block, and
- * the barcode's message in its format (`kinds/barcode-formats.ts`). Throws INVALID_INPUT keyed
- * by the field's path.
+ * field has a date or time style, the block the style requires and no other style's block, the
+ * barcode's message in its format (`kinds/barcode-formats.ts`) and each featured action's type
+ * once. Throws INVALID_INPUT keyed by the field's path.
  */
 export function assertPassKind(metadata: KindMetadata): void {
   const passType = passTypeOf(metadata);
@@ -94,8 +95,20 @@ export function assertPassKind(metadata: KindMetadata): void {
   );
   const backKeys = new Set((metadata.backFields ?? []).map((field) => field.key));
   assertLocalizations(metadata.localizations, { faceKeys, backKeys });
+  assertFeaturedActions(metadata.featuredActions ?? []);
   const barcode = barcodeProblem(metadata.barcodeFormat, metadata.qrUrl ?? '');
   if (barcode !== null) throw new InvalidInputError({ [`${PREFIX}.qrUrl`]: barcode });
+}
+
+/** A featured action's type is its identifier on the pass, which Apple wants unique. */
+function assertFeaturedActions(actions: { type: string }[]): void {
+  actions.forEach((action, index) => {
+    if (actions.findIndex((other) => other.type === action.type) < index) {
+      throw new InvalidInputError({
+        [`${PREFIX}.featuredActions[${index}].type`]: 'is the type of another featured action',
+      });
+    }
+  });
 }
 
 /**
@@ -211,7 +224,7 @@ function assertKindBlocks(passType: PassType, metadata: KindMetadata): void {
   }
 }
 
-/** An image of the poster event ticket (iOS 26): `artwork.png` and its @2x/@3x. */
+/** A poster's picture (iOS 26's poster event ticket, iOS 27's poster generic pass). */
 export const isArtworkImage = (fileName: string): boolean =>
   /^artwork(@[23]x)?\.png$/.test(fileName);
 
@@ -222,19 +235,14 @@ const POSTER_VENUE = ['venueRegion', 'venueRoom'] as const;
  * An `artwork` image opts an eventTicket into the poster event ticket, which Wallet shows only
  * when the pass has every semantic tag the poster requires (eventName, venueName,
  * venueRegionName, venueRoom); lacking one it silently shows the classic ticket, so the API
- * says so instead. No other style has a poster to show it on.
+ * says so instead. The poster generic pass has no such requirement, and on a kind without a
+ * poster the artwork is one more brand image its package leaves out (`passImagesOf`).
  */
 export function assertPosterArtwork(
   metadata: KindMetadata & { event?: Partial<Record<(typeof POSTER_VENUE)[number], unknown>> },
   fileNames: readonly string[],
 ): void {
-  if (!fileNames.some(isArtworkImage)) return;
-  const passType = passTypeOf(metadata);
-  if (passType !== 'eventTicket') {
-    throw new InvalidInputError({
-      uploadInfoList: `artwork.png is the picture of a poster event ticket; ${aOrAn(passType)} has none`,
-    });
-  }
+  if (passTypeOf(metadata) !== 'eventTicket' || !fileNames.some(isArtworkImage)) return;
   for (const key of POSTER_VENUE) {
     const value = metadata.event?.[key];
     if (typeof value !== 'string' || value.trim() === '') {

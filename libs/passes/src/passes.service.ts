@@ -25,11 +25,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import type { CreatePassDto, UpdatePassDto } from './dto/create-pass.dto';
 import type { ListPassesQuery } from './dto/list-passes.query';
-import { REQUIRED_PASS_IMAGES, type UploadInfoDto } from './dto/pass-metadata.dto';
+import type { UploadInfoDto } from './dto/pass-metadata.dto';
 import type { PassView } from './dto/pass.response';
 import { Pass, type PassStatus } from './entities/pass.entity';
 import { GoogleSaveLinks } from './google-save-links';
 import { HolderChanges, type HolderChangeSet } from './holder-changes';
+import { passImagesOf } from './kinds/kind-images';
+import { passTypeOf, type PassType } from './kinds/kind-names';
 import { randomSlug } from './pass-content';
 import { assertPassKind, assertPassTypeKept, assertPosterArtwork } from './pass-kinds';
 import { ShortLinksService } from './short-links.service';
@@ -64,7 +66,7 @@ export class PassesService {
     const uploadInfoList = await this.checkImages(
       workspaceId,
       input.uploadInfoList ?? [],
-      status,
+      { status, passType: passTypeOf(input.passMetadata) },
       true,
     );
     assertPosterArtwork(
@@ -145,7 +147,7 @@ export class PassesService {
     const uploadInfoList = await this.checkImages(
       workspaceId,
       input.uploadInfoList ?? pass.uploadInfoList,
-      status,
+      { status, passType: passTypeOf(input.passMetadata) },
       input.uploadInfoList !== undefined || (status === 'Published' && pass.status !== 'Published'),
     );
     assertPosterArtwork(
@@ -322,15 +324,16 @@ export class PassesService {
 
   /**
    * Every image must be an upload of this workspace and really a PNG (sniffed at upload), each
-   * upload used once. A Published pass needs logo, icon and strip. When the images change or the
-   * pass is published, each is checked against its role's size and all against the package
-   * limit, so that no package a holder downloads can be made huge (uploads from before these
-   * limits included).
+   * upload used once. A Published pass needs the logo, the icon and what its kind's style cannot
+   * do without (`passImagesOf`: a store card's strip); an image its style never shows is kept,
+   * and left out of its package. When the images change or the pass is published, each is
+   * checked against its role's size and all against the package limit, so that no package a
+   * holder downloads can be made huge (uploads from before these limits included).
    */
   private async checkImages(
     workspaceId: string,
     images: UploadInfoDto[],
-    status: PassStatus,
+    { status, passType }: { status: PassStatus; passType: PassType },
     inspect: boolean,
   ): Promise<UploadInfoDto[]> {
     const names = new Set<string>();
@@ -360,10 +363,10 @@ export class PassesService {
       uploads.push(upload);
     }
     if (status === 'Published') {
-      const missing = REQUIRED_PASS_IMAGES.filter((name) => !names.has(name));
+      const { missing, needed } = passImagesOf(passType, [...names]);
       if (missing.length > 0) {
         throw new InvalidInputError({
-          uploadInfoList: `a Published pass needs logo.png, icon.png and strip.png (missing ${missing.join(', ')})`,
+          uploadInfoList: `a Published ${passType} needs ${needed} (missing ${missing.join(', ')})`,
         });
       }
     }

@@ -66,7 +66,8 @@ export class UpdatePassDto extends PassReadOnlyFields {
   @ApiPropertyOptional({
     enum: PASS_STATUSES,
     description:
-      '`Published` needs logo.png, icon.png and strip.png; it never goes back to `Draft`.',
+      '`Published` needs logo.png and icon.png, and strip.png on a store card or coupon and on ' +
+      'an event ticket without background.png; it never goes back to `Draft`.',
   })
   @IsOptional()
   @IsIn(PASS_STATUSES)

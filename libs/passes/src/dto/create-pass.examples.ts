@@ -8,9 +8,9 @@ const brand = {
 
 /**
  * One request of each kind of pass (DESIGN.md §9) for POST /v1/wallet-pass, and one of each iOS 27
- * barcode format (DESIGN.md §12), as drafts: a client uploads the images (logo, icon and strip)
- * and publishes with PATCH. Each is accepted as it is (test/pass-kinds-wallet-a.e2e-spec.ts sends
- * every one).
+ * barcode format (DESIGN.md §12), as drafts: a client uploads the images (logo and icon, and a
+ * strip for a store card, coupon or event ticket) and publishes with PATCH. Each is accepted as
+ * it is (test/pass-kinds-wallet-a.e2e-spec.ts sends every one).
  */
 export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: CreatePassDto }> = {
   storeCard: {
@@ -113,7 +113,9 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
     },
   },
   generic: {
-    summary: 'Generic pass (a membership card)',
+    summary:
+      'Generic pass (a membership card) with a featured action; an artwork image makes it a ' +
+      'poster on iOS 27',
     value: {
       passName: 'Staff card',
       passMetadata: {
@@ -123,6 +125,7 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         primaryFields: [{ key: 'name', label: 'Name', value: '-' }],
         secondaryFields: [{ key: 'role', label: 'Role', value: 'Staff' }],
         qrUrl: 'https://brand.example/staff',
+        featuredActions: [{ type: 'membershipBenefits', url: 'https://brand.example/benefits' }],
       },
     },
   },

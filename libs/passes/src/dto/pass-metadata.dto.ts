@@ -12,6 +12,7 @@ import {
   type PassType,
 } from '../kinds/kind-names';
 import { MAX_LOCALIZATIONS, type PassLocalizations } from '../localizations';
+import { FeaturedActionDto, MAX_FEATURED_ACTIONS } from './featured-action.dto';
 import { EventDto, OfferDto, TransitDto } from './pass-kind.dto';
 import {
   ArrayMaxSize,
@@ -324,6 +325,20 @@ export class PassMetadataDto {
   qrText?: string;
 
   @ApiPropertyOptional({
+    type: [FeaturedActionDto],
+    maxItems: MAX_FEATURED_ACTIONS,
+    example: [{ type: 'membershipBenefits', url: 'https://brand.example/benefits' }],
+    description:
+      'Up to two links Wallet shows below the pass, most important first (iOS 27 and later; ' +
+      'WalletA `featuredActions`, each with its type as its identifier). Older devices, ' +
+      'WalletB and the holder page do not show them.',
+  })
+  @IsOptional()
+  @ArrayMaxSize(MAX_FEATURED_ACTIONS)
+  @NestedObjects(() => FeaturedActionDto)
+  featuredActions?: FeaturedActionDto[];
+
+  @ApiPropertyOptional({
     type: 'object',
     maxProperties: MAX_LOCALIZATIONS,
     additionalProperties: {
@@ -361,28 +376,35 @@ export class PassMetadataDto {
 }
 
 /**
- * Image file names a pass package can hold (Apple's names, with their @2x/@3x variants).
- * `artwork` opts an eventTicket into the poster event ticket (see `assertPosterArtwork`).
+ * Image file names a pass package can hold (Apple's names, with their @2x/@3x variants). Which
+ * of them a pass's package holds is its kind's (`passImagesOf`): an image its style never shows
+ * is accepted and left out. `artwork` opts an eventTicket into the poster event ticket (see
+ * `assertPosterArtwork`) and a generic pass into the poster generic pass.
  */
 export const PASS_IMAGE_NAME =
-  /^(logo|icon|strip|footer|thumbnail|background|artwork)(@[23]x)?\.png$/;
-/** Every name of PASS_IMAGE_NAME: seven roles at three scales. */
-export const PASS_IMAGE_NAMES_MAX = 21;
-export const REQUIRED_PASS_IMAGES = ['logo.png', 'icon.png', 'strip.png'];
+  /^(logo|icon|strip|footer|thumbnail|background|artwork|primaryLogo)(@[23]x)?\.png$/;
+/** Every name of PASS_IMAGE_NAME: eight roles at three scales. */
+export const PASS_IMAGE_NAMES_MAX = 24;
 
 export class UploadInfoDto {
   @ApiProperty({
     example: 'logo.png',
     pattern: PASS_IMAGE_NAME.source,
     description:
-      "Apple's image name. `artwork` (358×448 points) makes an `eventTicket` a poster event " +
-      'ticket on iOS 26 and later (older devices show the classic ticket); it needs ' +
-      '`event.venueRegion` and `event.venueRoom`, which Wallet requires of a poster.',
+      "Apple's image name. Each kind's package holds the images its WalletA style shows (a " +
+      'strip on a store card or coupon, a footer on a boarding pass, a thumbnail on a generic ' +
+      'pass, a strip or else a background and thumbnail on an event ticket) and leaves the ' +
+      'others out, so one set of brand images serves every kind. `artwork` (358×448 points) ' +
+      'opts an `eventTicket` into the poster event ticket (iOS 26; it needs `event.venueRegion` ' +
+      'and `event.venueRoom`, which Wallet requires of a poster) and a `generic` pass into the ' +
+      'poster generic pass (iOS 27); older devices show the classic style. `primaryLogo` ' +
+      '(126×30 points) is the logo of those posters.',
   })
   @Required()
   @IsString()
   @Matches(PASS_IMAGE_NAME, {
-    message: 'must be logo, icon, strip, footer, thumbnail, background or artwork (.png, @2x, @3x)',
+    message:
+      'must be logo, icon, strip, footer, thumbnail, background, artwork or primaryLogo (.png, @2x, @3x)',
   })
   fileName!: string;
 

@@ -12,8 +12,11 @@ const ROLE_POINTS = {
   thumbnail: { width: 90, height: 90 },
   background: { width: 180, height: 220 },
   footer: { width: 286, height: 15 },
-  // The poster event ticket's picture (iOS 26), behind the whole front of the pass.
+  // The poster's picture (iOS 26's poster event ticket, iOS 27's poster generic pass), behind
+  // the whole front of the pass.
   artwork: { width: 358, height: 448 },
+  // The poster's logo, at the top of its front (HIG, Wallet, "Pass images").
+  primaryLogo: { width: 126, height: 30 },
 } as const;
 
 export type PassImageRole = keyof typeof ROLE_POINTS;
@@ -31,8 +34,10 @@ export function maxPixels(role: PassImageRole): { width: number; height: number 
 
 /** The role an image file name (`logo@2x.png`) stands for, or `undefined`. */
 export function passImageRole(fileName: string): PassImageRole | undefined {
-  const role = /^([a-z]+)(@[23]x)?\.png$/.exec(fileName)?.[1];
-  return role !== undefined && role in ROLE_POINTS ? (role as PassImageRole) : undefined;
+  const role = /^([A-Za-z]+)(@[23]x)?\.png$/.exec(fileName)?.[1];
+  return role !== undefined && Object.hasOwn(ROLE_POINTS, role)
+    ? (role as PassImageRole)
+    : undefined;
 }
 
 /** The largest pixel size of any pass image: what an upload to the pass-assets bucket may be. */

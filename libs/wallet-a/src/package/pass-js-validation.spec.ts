@@ -1,4 +1,4 @@
-import type { Pass } from '@app/passes';
+import { passImagesOf, passTypeOf, type Pass, type PassMetadataDto } from '@app/passes';
 import { Template } from '@walletpass/pass-js';
 import { makePng } from '../../../../test/support/png';
 import {
@@ -20,8 +20,15 @@ const IMAGES: Record<string, Buffer> = {
   'icon@2x.png': makePng({ width: 76, height: 76 }),
   'logo.png': makePng({ width: 160, height: 50 }),
   'strip.png': makePng({ width: 375, height: 123 }),
+  'footer.png': makePng({ width: 286, height: 15 }),
+  'thumbnail.png': makePng({ width: 90, height: 90 }),
+  'background.png': makePng({ width: 180, height: 220 }),
   'artwork.png': makePng({ width: 358, height: 448 }),
+  'primaryLogo.png': makePng({ width: 126, height: 30 }),
 };
+
+/** One set of brand images, every role: what a brand uploads once for every kind. */
+const BRAND_SET = Object.keys(IMAGES);
 
 const context: PassJsonContext = {
   passTypeIdentifier: 'pass.example.unit',
@@ -34,17 +41,21 @@ const context: PassJsonContext = {
 
 type Copy = 'shared pass' | "holder's copy";
 
-/** The signed package of a kind, as the service builds it: pass.json, images, manifest, signature. */
+/**
+ * The signed package of a kind, as the service builds it: pass.json, the images its style shows
+ * of `imageNames` (`passImagesOf`, as `PassPackageService` picks them), manifest, signature.
+ */
 async function packageOf(
   name: WalletAKindName,
   copy: Copy,
   imageNames: string[],
-): Promise<{ json: Record<string, unknown>; archive: Buffer }> {
+  metadata: PassMetadataDto = WALLET_A_KINDS[name].metadata,
+): Promise<{ json: Record<string, unknown>; archive: Buffer; files: string[] }> {
   const kind = WALLET_A_KINDS[name];
   const pass = {
     id: 'pass-1',
     deletedTime: null,
-    passMetadata: kind.metadata,
+    passMetadata: metadata,
     uploadInfoList: imageNames.map((fileName) => ({ fileName, uploadKey: fileName })),
   } as unknown as Pass;
   const json = buildPassJson(pass, {
@@ -64,8 +75,9 @@ async function packageOf(
       : {}),
   });
   const files = new Map<string, Buffer>([['pass.json', Buffer.from(JSON.stringify(json))]]);
-  for (const fileName of imageNames) files.set(fileName, IMAGES[fileName]);
-  return { json, archive: await writePkpass(files, signer, new Date()) };
+  const shown = passImagesOf(passTypeOf(metadata), imageNames).shown;
+  for (const fileName of shown) files.set(fileName, IMAGES[fileName]);
+  return { json, archive: await writePkpass(files, signer, new Date()), files: [...files.keys()] };
 }
 
 type Structure = Record<string, { key: string }[]> & { transitType?: string };
@@ -124,6 +136,47 @@ describe('every kind of package, read by @walletpass/pass-js', () => {
     const template = await Template.fromBuffer(archive);
     expect(() => template.createPass().validate()).not.toThrow();
     expect(template.style).toBe('eventTicket');
+  });
+
+  it.each(cases)(
+    'accepts the %s kind (%s) built from one set of brand images, holding what its style shows',
+    async (name, copy) => {
+      const { archive, files } = await packageOf(name, copy, BRAND_SET);
+      const template = await Template.fromBuffer(archive);
+      expect(() => template.createPass().validate()).not.toThrow();
+      expect(template.style).toBe(WALLET_A_KINDS[name].style);
+      // Apple's table 4-1: a boarding pass shows a footer, no strip; a generic pass a thumbnail;
+      // an event ticket with a background its background and thumbnail; the others a strip.
+      const style = WALLET_A_KINDS[name].style;
+      const face = {
+        storeCard: ['strip.png'],
+        coupon: ['strip.png'],
+        eventTicket: ['thumbnail.png', 'background.png', 'artwork.png', 'primaryLogo.png'],
+        boardingPass: ['footer.png'],
+        generic: ['thumbnail.png', 'artwork.png', 'primaryLogo.png'],
+      }[style];
+      expect(files.sort()).toEqual(
+        ['pass.json', 'icon.png', 'icon@2x.png', 'logo.png', ...face].sort(),
+      );
+    },
+  );
+
+  it('accepts a poster generic pass with featured actions, whose keys it does not know', async () => {
+    const { json, archive } = await packageOf(
+      'generic',
+      "holder's copy",
+      ['icon.png', 'logo.png', 'artwork.png', 'primaryLogo.png'],
+      {
+        ...WALLET_A_KINDS.generic.metadata,
+        featuredActions: [{ type: 'membershipBenefits', url: 'https://brand.example/benefits' }],
+      },
+    );
+    expect(json.posterGeneric).toBeDefined();
+    expect(json.featuredActions).toHaveLength(1);
+    const template = await Template.fromBuffer(archive);
+    expect(() => template.createPass().validate()).not.toThrow();
+    // It reads the style older devices show.
+    expect(template.style).toBe('generic');
   });
 
   it("reads the translations of a localized package in each language's pass.strings", async () => {

@@ -1,15 +1,35 @@
-import type { PassKind, PassKindOf, PassType, RoleReader, TransitType } from '@app/passes';
+import type {
+  KIND_IMAGES,
+  PassKind,
+  PassKindOf,
+  PassType,
+  RoleReader,
+  TransitType,
+} from '@app/passes';
 import { couponFields, eventFields, tripFields, type KindFields } from './kind-fields';
 import { eventTags, tripTags, type SemanticTags } from './semantic-tags';
 
 /** WalletA's pass styles: the key of pass.json's field structure. */
 export type AppleStyle = 'storeCard' | 'coupon' | 'eventTicket' | 'boardingPass' | 'generic';
 
+/**
+ * How pass.json opts a kind into its poster, once the pass has artwork: iOS 26's poster event
+ * ticket is a preferred style scheme over the `eventTicket` style (`preferredStyleSchemes`);
+ * iOS 27's poster generic pass is a style dictionary of its own, `posterGeneric`, beside the
+ * `generic` one that older devices show (Apple, "Creating a poster generic pass").
+ */
+export type PosterStyle = 'posterEventTicket' | 'posterGeneric';
+
+/** A kind with a poster (`KIND_IMAGES`, which says which images each kind shows) names its style. */
+type PosterOf<K extends PassType> = (typeof KIND_IMAGES)[K]['poster'] extends true
+  ? PosterStyle
+  : null;
+
 /** What pass.json makes of one kind of pass. */
 interface PassJsonKind<K extends PassType> {
   style: AppleStyle;
-  /** The kind can be shown as a poster (iOS 26's poster event ticket), given artwork. */
-  poster: boolean;
+  /** How its poster is written, for the kinds that have one. */
+  poster: PosterOf<K>;
   /** Keys of the style's structure besides its fields (a boarding pass's `transitType`). */
   styleKeys(kind: PassKindOf<K>): Record<string, string>;
   /** The kind's facts as fields, slot by slot (`kind-fields.ts`). */
@@ -34,41 +54,47 @@ const noTags = () => undefined;
 const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
   storeCard: {
     style: 'storeCard',
-    poster: false,
+    poster: null,
     styleKeys: none,
     fields: none,
     semantics: noTags,
   },
   coupon: {
     style: 'coupon',
-    poster: false,
+    poster: null,
     styleKeys: none,
     fields: couponFields,
     semantics: noTags,
   },
   eventTicket: {
     style: 'eventTicket',
-    poster: true,
+    poster: 'posterEventTicket',
     styleKeys: none,
     fields: eventFields,
     semantics: eventTags,
   },
   boardingPass: {
     style: 'boardingPass',
-    poster: false,
+    poster: null,
     styleKeys: ({ block }) => ({
       transitType: PK_TRANSIT_TYPES[block?.transitType ?? 'generic'],
     }),
     fields: tripFields,
     semantics: (kind, value) => tripTags(kind, value),
   },
-  generic: { style: 'generic', poster: false, styleKeys: none, fields: none, semantics: noTags },
+  generic: {
+    style: 'generic',
+    poster: 'posterGeneric',
+    styleKeys: none,
+    fields: none,
+    semantics: noTags,
+  },
 };
 
 /** What pass.json makes of a pass's kind, each part read from the kind's one entry. */
 export interface PassJsonKindParts {
   style: AppleStyle;
-  poster: boolean;
+  poster: PosterStyle | null;
   styleKeys: Record<string, string>;
   fields: KindFields;
   semantics(value: RoleReader, poster: boolean): SemanticTags | undefined;

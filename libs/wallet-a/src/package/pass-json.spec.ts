@@ -1,4 +1,4 @@
-import type { Pass, PassMetadataDto } from '@app/passes';
+import { FEATURED_ACTION_TYPES, type Pass, type PassMetadataDto } from '@app/passes';
 import {
   WALLET_A_KIND_NAMES,
   WALLET_A_KINDS,
@@ -469,5 +469,146 @@ describe('the poster event ticket', () => {
       context,
     );
     expect(coupon.preferredStyleSchemes).toBeUndefined();
+  });
+});
+
+describe('the poster generic pass (iOS 27)', () => {
+  const card = WALLET_A_KINDS.generic;
+  /** A generic pass with more fields than the poster's front holds. */
+  const full: PassMetadataDto = {
+    ...card.metadata,
+    headerFields: [
+      { key: 'tier', label: 'Tier', value: 'Gold' },
+      { key: 'city', label: 'City', value: 'Paris' },
+    ],
+    secondaryFields: [
+      { key: 'level', label: 'Level', value: 'Staff' },
+      { key: 'since', label: 'Since', value: '2020' },
+    ],
+    auxiliaryFields: [
+      { key: 'desk', label: 'Desk', value: '4' },
+      { key: 'floor', label: 'Floor', value: '2' },
+    ],
+  };
+  // Apple, "Creating a poster generic pass": the top-level key `posterGeneric`, whose layout
+  // has headerFields, primaryFields, footerFields, backFields and additionalInfoFields.
+  const POSTER_SLOTS = [
+    'headerFields',
+    'primaryFields',
+    'footerFields',
+    'backFields',
+    'additionalInfoFields',
+  ];
+
+  it('writes posterGeneric beside the generic style older devices show, given artwork', () => {
+    const json = buildPassJson(passOf(full, ['logo.png', 'artwork@3x.png']), {
+      ...context,
+      messageField: { key: 'notification', value: 'Hello', changeMessage: '%@' },
+      holder: holderOf(card.holderValues),
+    });
+    const poster = json.posterGeneric as Structure;
+    expect(Object.keys(poster).every((slot) => POSTER_SLOTS.includes(slot))).toBe(true);
+    // A header field, up to four primary fields, and the footer field the face shows.
+    expect(keys(poster.headerFields)).toEqual(['member']);
+    expect(keys(poster.primaryFields)).toEqual(['name', 'level', 'since']);
+    expect(keys(poster.footerFields)).toEqual(['desk']);
+    // What has no room on its front is on its back, after the message.
+    expect(keys(poster.backFields)).toEqual(['notification', 'tier', 'city', 'floor']);
+    expect(poster.primaryFields[0].value).toBe('Maya Rivera');
+    // The generic style is as without artwork, and no preferred style scheme is needed: Wallet
+    // prefers posterGeneric when present.
+    const classic = buildPassJson(passOf(full), {
+      ...context,
+      messageField: { key: 'notification', value: 'Hello', changeMessage: '%@' },
+      holder: holderOf(card.holderValues),
+    });
+    expect(json.generic).toEqual(classic.generic);
+    expect(classic.posterGeneric).toBeUndefined();
+    expect(json.preferredStyleSchemes).toBeUndefined();
+    expect(json.semantics).toBeUndefined();
+  });
+
+  it('writes no poster for a kind without one, whatever its images', () => {
+    for (const name of ['storeCard', 'coupon', 'flight'] as const) {
+      const json = buildPassJson(
+        passOf(WALLET_A_KINDS[name].metadata, ['logo.png', 'artwork.png', 'primaryLogo.png']),
+        context,
+      );
+      expect([name, json.posterGeneric, json.preferredStyleSchemes]).toEqual([
+        name,
+        undefined,
+        undefined,
+      ]);
+    }
+  });
+});
+
+describe('featured actions (iOS 27)', () => {
+  /**
+   * Apple, "Defining the metadata of your Wallet Pass", "Add Featured Actions": every action
+   * type of its table. The API takes those that open a link.
+   */
+  const APPLE_ACTION_TYPES = [
+    'viewSchedule',
+    'watchTrailer',
+    'listenToMusic',
+    'call',
+    'place',
+    'addToBalance',
+    'order',
+    'shop',
+    'membershipBenefits',
+    'bookAppointment',
+    'bookCar',
+    'bookFlight',
+    'bookStay',
+    'viewOffersRewards',
+  ];
+
+  it('writes each action as Apple describes it: a unique identifier, its type and its URL', () => {
+    const metadata: PassMetadataDto = {
+      ...WALLET_A_KINDS.storeCard.metadata,
+      featuredActions: [
+        { type: 'membershipBenefits', url: 'https://brand.example/benefits' },
+        { type: 'shop', url: 'https://brand.example/shop' },
+      ],
+    };
+    const json = buildPassJson(passOf(metadata), context);
+    // WWDC26 "What's new in Wallet": `featuredActions` at the top level of pass.json, an array
+    // of actions `{ identifier, type, url }`, at most two, in priority order.
+    expect(json.featuredActions).toEqual([
+      {
+        identifier: 'membershipBenefits',
+        type: 'membershipBenefits',
+        url: 'https://brand.example/benefits',
+      },
+      { identifier: 'shop', type: 'shop', url: 'https://brand.example/shop' },
+    ]);
+    for (const action of json.featuredActions as { type: string }[]) {
+      expect(APPLE_ACTION_TYPES).toContain(action.type);
+    }
+    expect(buildPassJson(passOf(WALLET_A_KINDS.storeCard.metadata), context)).not.toHaveProperty(
+      'featuredActions',
+    );
+  });
+
+  it("takes every action type of Apple's table that opens a link, and only those", () => {
+    expect([...FEATURED_ACTION_TYPES].sort()).toEqual(
+      APPLE_ACTION_TYPES.filter((type) => type !== 'call' && type !== 'place').sort(),
+    );
+  });
+
+  it('writes them on every kind: Apple offers them for all pass styles', () => {
+    for (const name of WALLET_A_KIND_NAMES) {
+      const featuredActions = [{ type: 'viewSchedule' as const, url: 'https://brand.example/s' }];
+      const json = buildPassJson(
+        passOf({ ...WALLET_A_KINDS[name].metadata, featuredActions }),
+        context,
+      );
+      expect([name, json.featuredActions]).toEqual([
+        name,
+        [{ identifier: 'viewSchedule', type: 'viewSchedule', url: 'https://brand.example/s' }],
+      ]);
+    }
   });
 });

@@ -1,11 +1,12 @@
 import { displayTextDeep } from '@app/core';
 import {
   barcodeFormatsFor,
-  isArtworkImage,
+  passImagesOf,
   type BarcodeFormat,
   passKindOf,
   roleReader,
   type BackFieldDto,
+  type FeaturedActionDto,
   type FieldDto,
   type Pass,
   type PassKind,
@@ -13,6 +14,7 @@ import {
 import { placeKindFields } from './kind-fields';
 import { PK_DATE_STYLES, type PassJsonField } from './pass-json-field';
 import { passJsonKind } from './pass-json-kinds';
+import { posterGenericFields } from './poster-fields';
 import { relevance } from './relevance';
 
 export type { PassJsonField, PKDateStyle } from './pass-json-field';
@@ -199,13 +201,26 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
 }
 
 /**
+ * A pass's featured actions as pass.json has them (Apple, WWDC26 "What's new in Wallet" and its
+ * Pass Builder's `Pass.Action`: `identifier`, `type`, `url`); an action's type, unique on the
+ * pass, is its identifier.
+ */
+function featuredActions(actions: FeaturedActionDto[] | undefined): Record<string, unknown> {
+  if (actions === undefined || actions.length === 0) return {};
+  return {
+    featuredActions: actions.map(({ type, url }) => ({ identifier: type, type, url })),
+  };
+}
+
+/**
  * The pass.json of a pass, or of a holder's copy of it, in the Apple style of its kind
  * (DESIGN.md §9; `pass-json-kinds.ts`): the brand's fields slot for slot (topField first in the
  * header), the kind's facts where the brand left room (`kind-fields.ts`), the relevant dates of
- * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), and the poster event
- * ticket for a kind that has one, given an artwork image. The notification message is the first
- * back field, which every style has. `kind`: the pass's kind for this copy, when the caller has
- * worked it out already.
+ * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), its featured actions,
+ * and, given an artwork image, the poster of a kind that has one (`KIND_IMAGES`): the poster
+ * event ticket, or the poster generic pass beside the generic one (`poster-fields.ts`). The
+ * notification message is the first back field, which every style has. `kind`: the pass's kind
+ * for this copy, when the caller has worked it out already.
  */
 export function buildPassJson(
   pass: Pass,
@@ -243,8 +258,17 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
     usedKeys,
   );
   const poster =
-    walletA.poster && pass.uploadInfoList.some((image) => isArtworkImage(image.fileName));
-  const semantics = walletA.semantics(roleReader(metadata, holder?.fieldValues ?? {}), poster);
+    walletA.poster !== null &&
+    passImagesOf(
+      kind.type,
+      pass.uploadInfoList.map((image) => image.fileName),
+    ).poster
+      ? walletA.poster
+      : null;
+  const semantics = walletA.semantics(
+    roleReader(metadata, holder?.fieldValues ?? {}),
+    poster !== null,
+  );
   const expirationDate = holder?.expirationDate ?? metadata.expirationDate;
   return {
     formatVersion: 1,
@@ -277,8 +301,15 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
       : {}),
     ...(pass.deletedTime !== null || holder?.voided === true ? { voided: true } : {}),
     ...(semantics ? { semantics } : {}),
+    ...featuredActions(metadata.featuredActions),
     // Devices before iOS 26 ignore the key and show the classic ticket of the same fields.
-    ...(poster ? { preferredStyleSchemes: ['posterEventTicket', 'eventTicket'] } : {}),
+    ...(poster === 'posterEventTicket'
+      ? { preferredStyleSchemes: ['posterEventTicket', 'eventTicket'] }
+      : {}),
+    // Wallet shows this dictionary when it knows it (iOS 27), else the generic one.
+    ...(poster === 'posterGeneric'
+      ? { posterGeneric: posterGenericFields(placed.face, placed.backFields) }
+      : {}),
     [walletA.style]: {
       ...walletA.styleKeys,
       ...placed.face,

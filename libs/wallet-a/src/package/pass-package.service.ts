@@ -1,6 +1,6 @@
 import { APP_CONFIG, ConflictError, type AppConfig } from '@app/core';
 import { LocationsService } from '@app/locations';
-import { shownMessage, type Holder, type Pass } from '@app/passes';
+import { passImagesOf, passTypeOf, shownMessage, type Holder, type Pass } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
@@ -123,14 +123,21 @@ export class PassPackageService {
   }
 
   /**
-   * The pass's images, within the package limit. Publishing enforces it; this holds it for
-   * passes published before it existed, and reads no file past its recorded size.
+   * The pass's images its kind's style shows (`passImagesOf`; one set of brand images serves
+   * every kind, and a boarding pass has no strip), within the package limit. Publishing
+   * enforces it; this holds it for passes published before it existed, and reads no file past
+   * its recorded size.
    */
   private async images(pass: Pass): Promise<[string, Buffer][]> {
+    const shown = new Set(
+      passImagesOf(
+        passTypeOf(pass.passMetadata),
+        pass.uploadInfoList.map((info) => info.fileName),
+      ).shown,
+    );
+    const infos = pass.uploadInfoList.filter((info) => shown.has(info.fileName));
     const uploads = await Promise.all(
-      pass.uploadInfoList.map((info) =>
-        this.uploads.getForWorkspace(pass.workspaceId, info.uploadKey),
-      ),
+      infos.map((info) => this.uploads.getForWorkspace(pass.workspaceId, info.uploadKey)),
     );
     const total = uploads.reduce((sum, upload) => sum + upload.size, 0);
     if (total > PASS_IMAGES_MAX_BYTES) {
@@ -142,10 +149,10 @@ export class PassPackageService {
     return Promise.all(
       uploads.map(
         async (upload, index) =>
-          [
-            pass.uploadInfoList[index].fileName,
-            await this.uploads.readBytes(upload, upload.size),
-          ] as [string, Buffer],
+          [infos[index].fileName, await this.uploads.readBytes(upload, upload.size)] as [
+            string,
+            Buffer,
+          ],
       ),
     );
   }

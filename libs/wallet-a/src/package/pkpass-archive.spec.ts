@@ -73,6 +73,10 @@ const asWritten = (json: Record<string, unknown>) => ({
     : {}),
   // It writes every event ticket with iOS 18's additional-info row, empty when we send none.
   ...(json.eventTicket ? { eventTicket: { additionalInfoFields: [], ...json.eventTicket } } : {}),
+  // And the poster generic pass with the classic rows, which its layout has not.
+  ...(json.posterGeneric
+    ? { posterGeneric: { secondaryFields: [], auxiliaryFields: [], ...json.posterGeneric } }
+    : {}),
 });
 
 /**
@@ -211,6 +215,35 @@ describe('pkpass archive', () => {
       },
     );
     expect(json.preferredStyleSchemes).toEqual(['posterEventTicket', 'eventTicket']);
+    const { written, warnings } = throughPasskitGenerator(json);
+    expect(warnings).toEqual([]);
+    expect(written).toEqual(asWritten(json));
+  });
+
+  it('writes a poster generic pass with featured actions that an independent pass library accepts unchanged', () => {
+    const json = buildPassJson(
+      kindPass(
+        {
+          ...WALLET_A_KINDS.generic.metadata,
+          featuredActions: [
+            { type: 'membershipBenefits', url: 'https://brand.example/benefits' },
+            { type: 'viewOffersRewards', url: 'https://brand.example/offers' },
+          ],
+        },
+        ['logo.png', 'artwork.png'],
+      ),
+      {
+        passTypeIdentifier: 'pass.example.unit',
+        teamIdentifier: 'TEAMUNIT01',
+        webServiceURL: 'https://wallet.test/passkit',
+        authenticationToken: 'a'.repeat(32),
+        locations: [],
+        messageField: { key: 'notification', value: 'Hello', changeMessage: '%@' },
+      },
+    );
+    expect(Object.keys(json)).toEqual(expect.arrayContaining(['posterGeneric', 'generic']));
+    expect(json.featuredActions).toHaveLength(2);
+    // passkit-generator 3.6 reads iOS 27's posterGeneric, footerFields and featuredActions.
     const { written, warnings } = throughPasskitGenerator(json);
     expect(warnings).toEqual([]);
     expect(written).toEqual(asWritten(json));
