@@ -184,8 +184,9 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
  * The pass.json of a pass, or of a holder's copy of it, in the Apple style of its kind
  * (DESIGN.md §9; `pass-json-kinds.ts`): the brand's fields slot for slot (topField first in the
  * header), the kind's facts where the brand left room (`kind-fields.ts`), the relevant dates of
- * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), and the poster event
- * ticket for a kind that has one, given an artwork image. The notification message is the first
+ * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), the poster event
+ * ticket for a kind that has one, given an artwork image, and a ticket's upcoming events
+ * (`upcoming-events.ts`). The notification message is the first
  * back field, which every style has. `kind`: the pass's kind for this copy, when the caller has
  * worked it out already.
  */
@@ -257,6 +258,8 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
     ...(semantics ? { semantics } : {}),
     // Devices before iOS 26 ignore the key and show the classic ticket of the same fields.
     ...(poster ? { preferredStyleSchemes: ['posterEventTicket', 'eventTicket'] } : {}),
+    // The kind's own keys: a festival's or a season ticket's upcoming events (iOS 26).
+    ...walletA.passKeys,
     [walletA.style]: {
       ...walletA.styleKeys,
       ...placed.face,

@@ -71,6 +71,16 @@ const asWritten = (json: Record<string, unknown>) => ({
     : {}),
   // It writes every event ticket with iOS 18's additional-info row, empty when we send none.
   ...(json.eventTicket ? { eventTicket: { additionalInfoFields: [], ...json.eventTicket } } : {}),
+  ...(Array.isArray(json.upcomingPassInformation)
+    ? {
+        upcomingPassInformation: (
+          json.upcomingPassInformation as { dateInformation: { date: string } }[]
+        ).map((entry) => ({
+          ...entry,
+          dateInformation: { date: utc(entry.dateInformation.date) },
+        })),
+      }
+    : {}),
 });
 
 /**
