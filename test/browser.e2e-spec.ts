@@ -526,6 +526,111 @@ describe('pages in a browser', () => {
     await screenshot(page, `holder-page-barcode-${barcodeFormat.toLowerCase()}-phone`);
   });
 
+  it("lists a festival's upcoming events in order, on a phone and a desktop", async () => {
+    const owner = await OwnerSession.start(testApp.server);
+    const festival = await publishKind(owner, 'Riverside Festival', {
+      organizationName: 'Brand Ltd',
+      backgroundColor: '#1A2B3C',
+      displayTextColor: '#FFFFFF',
+      description: 'Weekend pass',
+      passType: 'eventTicket',
+      event: {
+        name: 'Riverside Festival',
+        venueName: 'Riverside Park',
+        venueAddress: '1 Park Road, Springfield',
+        startTime: '2026-07-10T16:00:00+02:00',
+        endTime: '2026-07-12T23:30:00+02:00',
+        upcoming: [
+          {
+            identifier: 'day-1',
+            name: 'Opening night',
+            startTime: '2026-07-10T18:00:00+02:00',
+            endTime: '2026-07-10T23:30:00+02:00',
+            venueName: 'Main Stage',
+          },
+          {
+            identifier: 'day-2',
+            name: 'Jazz afternoon',
+            startTime: '2026-07-11T14:00:00+02:00',
+            endTime: '2026-07-11T18:00:00+02:00',
+          },
+          // Past midnight at the venue: both dates.
+          {
+            identifier: 'day-3',
+            name: 'Closing concert',
+            startTime: '2026-07-12T22:00:00+02:00',
+            endTime: '2026-07-13T01:00:00+02:00',
+            venueName: 'Lakeside Stage',
+          },
+        ],
+      },
+      primaryFields: [{ key: 'event', label: 'Event', value: 'Riverside Festival' }],
+      secondaryFields: [{ key: 'pass', label: 'Pass', value: 'Weekend' }],
+      qrUrl: 'FESTIVAL-0001',
+    });
+    const url = `${baseUrl}/p/${festival.slug}`;
+    for (const device of Object.keys(DEVICES) as Device[]) {
+      const page = await open(device, url);
+      const list = page.locator('.kind ol.upcoming');
+      await list.waitFor({ state: 'visible' });
+      await expect(page.locator('#upcoming-title').innerText()).resolves.toMatch(
+        /^upcoming events$/i,
+      );
+      const events = await list.locator('li.event').evaluateAll((items) =>
+        items.map((item) => ({
+          id: item.getAttribute('data-identifier'),
+          when: item.querySelector('time')?.textContent,
+          datetime: item.querySelector('time')?.getAttribute('datetime'),
+          name: item.querySelector('.event-name')?.textContent,
+          venue: item.querySelector('.event-venue')?.textContent,
+        })),
+      );
+      expect(events).toEqual([
+        {
+          id: 'day-1',
+          when: 'Fri 10 July 2026, 18:00–23:30',
+          datetime: '2026-07-10T18:00:00+02:00',
+          name: 'Opening night',
+          venue: 'Main Stage',
+        },
+        {
+          id: 'day-2',
+          when: 'Sat 11 July 2026, 14:00–18:00',
+          datetime: '2026-07-11T14:00:00+02:00',
+          name: 'Jazz afternoon',
+          venue: 'Riverside Park',
+        },
+        {
+          id: 'day-3',
+          when: 'Sun 12 July 2026, 22:00 – Mon 13 July 2026, 01:00',
+          datetime: '2026-07-12T22:00:00+02:00',
+          name: 'Closing concert',
+          venue: 'Lakeside Stage',
+        },
+      ]);
+      // Each event is laid out inside the page, none wider than the window.
+      const width = DEVICES[device].viewport.width;
+      for (const box of await list
+        .locator('li.event')
+        .evaluateAll((items) => items.map((item) => item.getBoundingClientRect().right))) {
+        expect(box).toBeLessThanOrEqual(width);
+      }
+      // The ticket's own rows are there as before, above the list.
+      expect(await kindText(page)).toEqual([
+        'Riverside Festival',
+        'Date',
+        'Fri 10 July 2026, 16:00',
+        'Ends',
+        'Sun 12 July 2026, 23:30',
+        'Venue',
+        'Riverside Park 1 Park Road, Springfield',
+      ]);
+      await screenshot(page, `holder-page-festival-${device}`);
+    }
+    expect(await violations('phone')).toEqual([]);
+    expect(await violations('desktop')).toEqual([]);
+  });
+
   it('shows what the brand and the holder wrote as text, running none of it', async () => {
     const owner = await OwnerSession.start(testApp.server);
     const uploadInfoList = [];

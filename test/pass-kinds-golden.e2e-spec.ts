@@ -45,6 +45,8 @@ const HOLDER_DAY = {
   relevantDate: '2026-07-02T19:30:00+02:00',
   expirationDate: '2026-07-03T04:00:00+02:00',
 };
+/** When the classes are written: a festival's is dated by its next event at this moment. */
+const NOW = new Date('2026-07-11T09:00:00+02:00');
 /** The latest notification of a holder's copy, the first back field. */
 const MESSAGE_FIELD = { key: 'notification', value: 'Doors open at 18:30', changeMessage: '%@' };
 
@@ -149,7 +151,7 @@ function stringsBytes(lines: string[]): Buffer {
 function walletBResources(pass: Pass, type: ClassType, holder: Holder): Record<string, unknown> {
   const classId = `${ISSUER}.${pass.id}`;
   return {
-    class: buildPassClass(pass, type, ISSUER, IMAGES, CALLBACK_URL),
+    class: buildPassClass(pass, type, ISSUER, IMAGES, CALLBACK_URL, NOW),
     object: { id: SHARED_OBJECT_ID, classId, ...buildObjectContent(pass, type, IMAGES) },
     holderObject: {
       id: holderObjectId(ISSUER, holder),
@@ -191,10 +193,10 @@ const GOLDENS: [string, () => Record<string, unknown>][] = [
       return goldenOf(kind.metadata, classTypeFor(kind.metadata), kind.holderValues);
     },
   ]),
-  [
-    'wallet-a-kinds.eventTicket.poster',
+  ...(['eventTicket', 'festival'] as const).map((name): [string, () => Record<string, unknown>] => [
+    `wallet-a-kinds.${name}.poster`,
     () => {
-      const kind = WALLET_A_KINDS.eventTicket;
+      const kind = WALLET_A_KINDS[name];
       const pass = passOf(kind.metadata, ['logo.png', 'artwork.png']);
       return {
         walletA: {
@@ -203,7 +205,7 @@ const GOLDENS: [string, () => Record<string, unknown>][] = [
         },
       };
     },
-  ],
+  ]),
   [
     // iOS 27: the poster generic pass beside the generic one, and featured actions.
     'wallet-a-kinds.generic.poster',

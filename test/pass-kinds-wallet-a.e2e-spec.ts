@@ -67,6 +67,10 @@ interface KindCase {
   transitType?: string;
   semantics?: Record<string, unknown>;
   relevantDate?: string;
+  /** The shared pass's `relevantDates`, when the case says them exactly. */
+  relevantDates?: unknown[];
+  /** The identifiers of the shared pass's `upcomingPassInformation`, in order. */
+  upcoming?: string[];
   /** The holder's package's semantic tags (its seat, its day). */
   holderSemantics?: Record<string, unknown>;
   /** A PATCH of the pass, and what the package shows of it. */
@@ -142,6 +146,54 @@ const CASES: Record<WalletAKindName | 'poster' | 'posterGeneric', KindCase> = {
     holderSemantics: { seats: [{ seatSection: 'B', seatRow: '12', seatNumber: '7' }] },
     change: (metadata) => ({ ...metadata, event: { ...metadata.event!, venueRoom: 'Garden' } }),
     changed: (json) => expect(json.semantics).toMatchObject({ venueRoom: 'Garden' }),
+  },
+  festival: {
+    kind: WALLET_A_KINDS.festival,
+    poster: 'posterEventTicket',
+    images: ['artwork.png', 'icon.png', 'logo.png', 'strip.png'],
+    primaryKeys: ['event.name'],
+    semantics: {
+      eventName: 'Riverside Festival',
+      venueName: 'Riverside Park',
+      eventStartDate: '2026-07-10T16:00:00+02:00',
+    },
+    relevantDate: '2026-07-10T16:00:00+02:00',
+    relevantDates: [
+      { startDate: '2026-07-10T18:00:00+02:00', endDate: '2026-07-10T23:30:00+02:00' },
+      { startDate: '2026-07-11T14:00:00+02:00', endDate: '2026-07-11T18:00:00+02:00' },
+      { date: '2026-07-12T20:00:00+02:00', relevantDate: '2026-07-12T20:00:00+02:00' },
+    ],
+    upcoming: ['day-1', 'day-2', 'day-3'],
+    holderSemantics: { eventStartDate: HOLDER_DATES.relevantDate },
+    change: (metadata) => ({
+      ...metadata,
+      event: {
+        ...metadata.event!,
+        upcoming: [
+          ...metadata.event!.upcoming!.slice(0, 2),
+          {
+            identifier: 'day-3',
+            name: 'Closing fireworks',
+            startTime: '2026-07-12T22:00:00+02:00',
+            endTime: '2026-07-12T22:30:00+02:00',
+          },
+        ],
+      },
+    }),
+    changed: (json) => {
+      const entries = json.upcomingPassInformation as Record<string, unknown>[] | undefined;
+      // A holder's own day has no upcoming events; the shared pass has the new third one.
+      if (entries === undefined) return;
+      expect(entries[2]).toMatchObject({
+        identifier: 'day-3',
+        name: 'Closing fireworks',
+        dateInformation: { date: '2026-07-12T22:00:00+02:00' },
+      });
+      expect((json.relevantDates as unknown[])[2]).toEqual({
+        startDate: '2026-07-12T22:00:00+02:00',
+        endDate: '2026-07-12T22:30:00+02:00',
+      });
+    },
   },
   flight: {
     kind: WALLET_A_KINDS.flight,
@@ -313,6 +365,12 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
       expect(json.expirationDate).toBe(kind.metadata.expirationDate);
       if (kindCase.relevantDate === undefined) expect(json.relevantDates).toBeUndefined();
       else expect(Array.isArray(json.relevantDates)).toBe(true);
+      if (kindCase.relevantDates) expect(json.relevantDates).toEqual(kindCase.relevantDates);
+      expect(
+        (json.upcomingPassInformation as { identifier: string }[] | undefined)?.map(
+          (entry) => entry.identifier,
+        ),
+      ).toEqual(kindCase.upcoming);
       if (kindCase.semantics === undefined) expect(json.semantics).toBeUndefined();
       else expect(json.semantics).toMatchObject(kindCase.semantics);
       expect(json.preferredStyleSchemes).toEqual(
@@ -351,6 +409,8 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
       expect(json.relevantDates).toEqual([
         { date: HOLDER_DATES.relevantDate, relevantDate: HOLDER_DATES.relevantDate },
       ]);
+      // A holder's own day is a ticket for that day, not for the pass's upcoming events.
+      expect(json.upcomingPassInformation).toBeUndefined();
       if (kindCase.holderSemantics) expect(json.semantics).toMatchObject(kindCase.holderSemantics);
       if (kindCase.poster === 'posterGeneric') {
         const poster = json.posterGeneric as Structure;
@@ -587,16 +647,17 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     };
     const examples = docs.paths['/v1/wallet-pass'].post.requestBody.content['application/json']
       .examples as Record<string, { value: { passName: string; passMetadata: object } }>;
-    // One of each kind, then one of each iOS 27 barcode format.
+    // One of each kind (the festival is an event ticket), then one of each iOS 27 barcode format.
+    const kinds: Record<string, string> = {
+      storeCard: 'storeCard',
+      coupon: 'coupon',
+      eventTicket: 'eventTicket',
+      festival: 'eventTicket',
+      boardingPass: 'boardingPass',
+      generic: 'generic',
+    };
     const barcodeExamples = { ean13: 'EAN13', code39: 'Code39', codabar: 'Codabar', itf: 'ITF' };
-    expect(Object.keys(examples)).toEqual([
-      'storeCard',
-      'coupon',
-      'eventTicket',
-      'boardingPass',
-      'generic',
-      ...Object.keys(barcodeExamples),
-    ]);
+    expect(Object.keys(examples)).toEqual([...Object.keys(kinds), ...Object.keys(barcodeExamples)]);
     for (const [name, { value }] of Object.entries(examples)) {
       const created = await http()
         .post('/v1/wallet-pass')
@@ -609,9 +670,17 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
       if (name in barcodeExamples) {
         expect(metadata.barcodeFormat).toBe(barcodeExamples[name as keyof typeof barcodeExamples]);
       } else {
-        expect(metadata.passType ?? 'storeCard').toBe(name);
+        expect(metadata.passType ?? 'storeCard').toBe(kinds[name]);
       }
     }
+    const festival = examples.festival.value.passMetadata as {
+      event: { upcoming: { identifier: string }[] };
+    };
+    expect(festival.event.upcoming.map((event) => event.identifier)).toEqual([
+      'day-1',
+      'day-2',
+      'day-3',
+    ]);
     expect((examples.coupon.value.passMetadata as { barcodeFormat?: string }).barcodeFormat).toBe(
       'Code128',
     );

@@ -86,6 +86,35 @@ const EXPECTED: Record<
     holderValues: { seat: '12', row: 'F' },
     holderHas: { seatInfo: { section: en('Floor'), row: en('F'), seat: en('12'), gate: en('A') } },
   },
+  festival: {
+    barcode: 'QR_CODE',
+    classHas: {
+      eventName: en('Riverside Festival'),
+      venue: { name: en('Riverside Park'), address: en('1 Park Road, Springfield') },
+      // Every event is past by now: the ticket is dated by its last one.
+      dateTime: { start: '2026-07-12T20:00:00+02:00' },
+      textModulesData: expect.arrayContaining([
+        {
+          id: 'event.upcoming.0',
+          header: 'Opening night',
+          body: 'Fri 10 July 2026, 18:00–23:30\nMain Stage',
+        },
+        {
+          id: 'event.upcoming.1',
+          header: 'Jazz afternoon',
+          body: 'Sat 11 July 2026, 14:00–18:00\nRiverside Park',
+        },
+        {
+          id: 'event.upcoming.2',
+          header: 'Closing concert',
+          body: 'Sun 12 July 2026, 20:00\nRiverside Park',
+        },
+      ]),
+    },
+    objectHas: {},
+    holderValues: { pass: 'Day' },
+    holderHas: {},
+  },
   flight: {
     barcode: 'PDF_417',
     classHas: {
@@ -410,6 +439,45 @@ describe(`WalletB for every kind of pass (${TEST_DB})`, () => {
       expect(stored(type, object.id)!.state).toBe('ACTIVE');
     },
   );
+
+  it("dates a season ticket's class by its next event, and again when the pass changes", async () => {
+    const season = (upcoming: object[]) => ({
+      ...KIND_FIXTURES.festival.metadata,
+      event: { ...KIND_FIXTURES.festival.metadata.event, upcoming },
+    });
+    const past = { identifier: 'game-1', name: 'Opening game', startTime: '2020-03-14T15:00:00Z' };
+    const next = {
+      identifier: 'game-2',
+      name: 'Derby',
+      startTime: '2099-04-04T18:30:00+02:00',
+      endTime: '2099-04-04T20:30:00+02:00',
+    };
+    const later = { identifier: 'game-3', name: 'Final', startTime: '2099-05-30T20:00:00+02:00' };
+    // Not in date order: the next event is the earliest of those not yet past.
+    const pass = await createPass('Season ticket', season([past, later, next]));
+    const classId = `${ISSUER_ID}.${pass.id}`;
+    const dateTime = () =>
+      fake.classesOf('eventTicket').get(classId)?.dateTime as Record<string, string> | undefined;
+    await waitFor(() => dateTime() !== undefined, 'the season ticket class');
+    expect(dateTime()).toEqual({ start: next.startTime, end: next.endTime });
+
+    // The derby is called off: the class is dated by the final.
+    await http()
+      .patch(`/v1/wallet-pass/${pass.id}`)
+      .set(owner.auth)
+      .send({ passName: 'Season ticket', passMetadata: season([past, later]) })
+      .expect(200);
+    await waitFor(() => dateTime()?.start === later.startTime, 'the class dated by the final');
+    expect(dateTime()).toEqual({ start: later.startTime });
+    const modules = fake.classesOf('eventTicket').get(classId)!.textModulesData as {
+      id: string;
+    }[];
+    expect(modules.map((module) => module.id)).toEqual([
+      'pass',
+      'event.upcoming.0',
+      'event.upcoming.1',
+    ]);
+  });
 
   it('refuses an air trip Google could not fly: no flight number, no airport code', async () => {
     const metadata = KIND_FIXTURES.flight.metadata;

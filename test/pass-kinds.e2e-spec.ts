@@ -1,4 +1,6 @@
+import { Pass } from '@app/passes';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { makePng } from './support/png';
 import { binaryBody, openPackage } from './support/pkpass';
 import { startWalletAApp, type WalletAApp } from './support/walleta-env';
@@ -324,6 +326,127 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
     expect(dated.body.context).toEqual({
       'passMetadata.primaryFields[0].value':
         'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00) when dateStyle or timeStyle is set',
+    });
+  });
+
+  describe("a festival's or a season ticket's upcoming events", () => {
+    const EVENT = {
+      name: 'Riverside Festival',
+      venueName: 'Riverside Park',
+      startTime: '2026-07-10T16:00:00+02:00',
+    };
+    const day = (n: number, changes: Record<string, unknown> = {}) => ({
+      identifier: `day-${n}`,
+      name: `Day ${n}`,
+      startTime: `2026-08-${String(n).padStart(2, '0')}T18:00:00+02:00`,
+      endTime: `2026-08-${String(n).padStart(2, '0')}T23:00:00+02:00`,
+      ...changes,
+    });
+    const ticket = (upcoming: unknown, changes: Record<string, unknown> = {}) => ({
+      ...METADATA,
+      passType: 'eventTicket',
+      event: { ...EVENT, upcoming },
+      qrUrl: 'FESTIVAL',
+      ...changes,
+    });
+    const TWENTY = Array.from({ length: 20 }, (_, i) => day(i + 1));
+    const ISO = 'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)';
+    /** Every pass row there is, in the database itself: a refused request writes none. */
+    const passCount = () => app.testApp.app.get(DataSource).getRepository(Pass).count();
+
+    it('takes 20 events: one relevant date and one upcomingPassInformation entry each', async () => {
+      const pass = (await create('Twenty days', ticket(TWENTY)).expect(201)).body as {
+        slug: string;
+        passMetadata: { event: { upcoming: unknown[] } };
+      };
+      expect(pass.passMetadata.event.upcoming).toEqual(TWENTY);
+      const json = await passJson(pass.slug);
+      expect(json.relevantDates).toEqual(
+        TWENTY.map((event) => ({ startDate: event.startTime, endDate: event.endTime })),
+      );
+      const entries = json.upcomingPassInformation as Record<string, unknown>[];
+      expect(entries.map((entry) => entry.identifier)).toEqual(TWENTY.map((e) => e.identifier));
+      expect(entries[3]).toMatchObject({
+        type: 'event',
+        name: 'Day 4',
+        dateInformation: { date: '2026-08-04T18:00:00+02:00' },
+        semantics: { venueName: 'Riverside Park', eventEndDate: '2026-08-04T23:00:00+02:00' },
+      });
+      expect((entries[3].backFields as unknown[]).length).toBeGreaterThan(0);
+    });
+
+    it.each([
+      [
+        'more than 20 events',
+        () => ticket([...TWENTY, day(21)]),
+        { 'passMetadata.event.upcoming': 'must have at most 20 events' },
+      ],
+      [
+        'a duplicate identifier',
+        () => ticket([day(1), day(2), day(3), day(4, { identifier: 'day-2' })]),
+        {
+          'passMetadata.event.upcoming[3].identifier':
+            'is used by another upcoming event of the pass',
+        },
+      ],
+      [
+        'a bad date',
+        () => ticket([day(1), day(2), day(3), day(4, { startTime: '4 August 2026' })]),
+        { 'passMetadata.event.upcoming[3].startTime': ISO },
+      ],
+      [
+        'an end before the start',
+        () => ticket([day(1), day(2, { endTime: '2026-08-02T17:00:00+02:00' })]),
+        { 'passMetadata.event.upcoming[1].endTime': 'must not be before its startTime' },
+      ],
+      [
+        'an event without a name',
+        () => ticket([day(1, { name: undefined })]),
+        { 'passMetadata.event.upcoming[0].name': 'must not be null' },
+      ],
+      [
+        'upcoming events on a coupon',
+        () => ({
+          ...ticket([day(1)]),
+          passType: 'coupon',
+          offer: { title: '10 % off', provider: 'Brand', redemptionChannel: 'both' },
+        }),
+        { 'passMetadata.event.upcoming': 'is for an eventTicket, not a coupon' },
+      ],
+    ])(
+      'refuses %s with a 400 naming the field, writing nothing',
+      async (_name, metadata, context) => {
+        const before = await passCount();
+        const refused = await create('Refused', metadata()).expect(400);
+        expect(refused.body.errorCode).toBe('INVALID_INPUT');
+        expect(refused.body.context).toEqual(context);
+        expect(await passCount()).toBe(before);
+      },
+    );
+
+    it('refuses a bad update the same way and leaves the pass as it was', async () => {
+      const pass = (await create('Season', ticket([day(1), day(2)])).expect(201)).body as {
+        id: string;
+        slug: string;
+        version: number;
+      };
+      const before = (
+        await http().get(`/v1/wallet-pass/${pass.id}`).set(app.owner.auth).expect(200)
+      ).body as Record<string, unknown>;
+      const refused = await http()
+        .patch(`/v1/wallet-pass/${pass.id}`)
+        .set(app.owner.auth)
+        .send({ passName: 'Season', passMetadata: ticket([day(1), day(1, { name: 'Again' })]) })
+        .expect(400);
+      expect(refused.body.context).toEqual({
+        'passMetadata.event.upcoming[1].identifier':
+          'is used by another upcoming event of the pass',
+      });
+      const after = (await http().get(`/v1/wallet-pass/${pass.id}`).set(app.owner.auth).expect(200))
+        .body as Record<string, unknown>;
+      expect(after).toEqual(before);
+      const json = await passJson(pass.slug);
+      expect((json.upcomingPassInformation as unknown[]).length).toBe(2);
     });
   });
 });

@@ -1333,6 +1333,27 @@ export interface components {
       value: components['schemas']['LinkValueDto'][];
       changeMessage?: string | null;
     };
+    UpcomingEventDto: {
+      /**
+       * @description Unique among the ticket's upcoming events (WalletA's entry `identifier`).
+       * @example day-1
+       */
+      identifier: string;
+      /** @example Opening night */
+      name: string;
+      /** @example 2026-07-10T18:00:00+02:00 */
+      startTime: string;
+      /**
+       * @description Not before `startTime`.
+       * @example 2026-07-10T23:30:00+02:00
+       */
+      endTime?: string;
+      /**
+       * @description Where this event takes place; absent: the ticket's `venueName`.
+       * @example Main Stage
+       */
+      venueName?: string;
+    };
     EventDto: {
       /** @example Summer Gala */
       name: string;
@@ -1360,6 +1381,8 @@ export interface components {
       endTime?: string;
       /** @example 2026-05-01T18:30:00+02:00 */
       doorsOpen?: string;
+      /** @description The events of a festival or a season ticket, in order (iOS 26 upcoming events): WalletA `upcomingPassInformation` and one relevant date each; WalletB's date is the next one's. Identifiers are unique; an `endTime` is not before its `startTime`. */
+      upcoming?: components['schemas']['UpcomingEventDto'][];
     };
     OfferDto: {
       /** @example 20 % off your next visit */

@@ -32,6 +32,32 @@ export const EVENT = {
   endTime: '2026-07-01T23:00:00+02:00',
   doorsOpen: '2026-07-01T18:30:00+02:00',
 };
+/**
+ * A festival of three events (DESIGN.md §12): one at a stage of its own, one at the festival's
+ * venue, one without an end.
+ */
+export const FESTIVAL = {
+  name: 'Riverside Festival',
+  venueName: 'Riverside Park',
+  startTime: '2026-07-10T16:00:00+02:00',
+  endTime: '2026-07-12T23:30:00+02:00',
+  upcoming: [
+    {
+      identifier: 'day-1',
+      name: 'Opening night',
+      startTime: '2026-07-10T18:00:00+02:00',
+      endTime: '2026-07-10T23:30:00+02:00',
+      venueName: 'Main Stage',
+    },
+    {
+      identifier: 'day-2',
+      name: 'Jazz afternoon',
+      startTime: '2026-07-11T14:00:00+02:00',
+      endTime: '2026-07-11T18:00:00+02:00',
+    },
+    { identifier: 'day-3', name: 'Closing concert', startTime: '2026-07-12T20:00:00+02:00' },
+  ],
+};
 export const FLIGHT = {
   transitType: 'air',
   carrier: 'Brand Air',
@@ -98,6 +124,17 @@ export const KIND_FIXTURES = {
       qrUrl: 'TICKET-0001',
       relevantDate: '2026-07-01T18:00:00+02:00',
       expirationDate: '2026-07-02T04:00:00+02:00',
+    },
+  },
+  festival: {
+    classType: 'eventTicket',
+    metadata: {
+      ...BRAND,
+      passType: 'eventTicket',
+      event: { ...FESTIVAL, venueAddress: '1 Park Road, Springfield' },
+      secondaryFields: [{ key: 'pass', label: 'Pass', value: 'Weekend' }],
+      qrUrl: 'FESTIVAL-0001',
+      expirationDate: '2026-07-13T04:00:00+02:00',
     },
   },
   flight: {

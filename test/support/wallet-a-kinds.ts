@@ -1,5 +1,5 @@
 import type { PassMetadataDto } from '@app/passes';
-import { BRAND, EVENT, FLIGHT, OFFER } from './pass-kind-fixtures';
+import { BRAND, EVENT, FESTIVAL, FLIGHT, OFFER } from './pass-kind-fixtures';
 
 /** One kind of pass as WalletA writes it, for the unit specs and the end-to-end suite. */
 export interface WalletAKind {
@@ -73,6 +73,26 @@ export const WALLET_A_KINDS = {
       expirationDate: '2026-07-02T04:00:00+02:00',
     },
     holderValues: { section: 'B', row: '12', seat: '7', gate: 'C' },
+  },
+  festival: {
+    style: 'eventTicket',
+    metadata: {
+      ...BRAND,
+      passType: 'eventTicket',
+      // A poster's venue (iOS 26 lists upcoming events on the poster event ticket).
+      event: {
+        ...FESTIVAL,
+        venueRegion: 'Springfield',
+        venueRoom: 'Park',
+        latitude: 48.8566,
+        longitude: 2.3522,
+      },
+      // Primary and secondary slots are left to the event; the pass type is the brand's.
+      auxiliaryFields: [{ key: 'pass', label: 'Pass', value: 'Weekend' }],
+      qrUrl: 'FESTIVAL-0001',
+      expirationDate: '2026-07-13T04:00:00+02:00',
+    },
+    holderValues: { pass: 'Day' },
   },
   flight: {
     style: 'boardingPass',

@@ -35,6 +35,7 @@ export {
 export * from './kinds/kind-names';
 export * from './kinds/kind-unit';
 export * from './kinds/kinds';
+export { nextEvent } from './kinds/schedule';
 export * from './kinds/wall-clock';
 export * from './pass-counters';
 export * from './localizations';

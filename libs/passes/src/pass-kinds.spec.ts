@@ -262,4 +262,52 @@ describe('pass kinds', () => {
       ),
     ).toEqual({ 'passMetadata.featuredActions[1].type': 'is the type of another featured action' });
   });
+
+  describe("a festival's or a season ticket's upcoming events", () => {
+    const day = (n: number, changes: Record<string, unknown> = {}) => ({
+      identifier: `day-${n}`,
+      name: `Day ${n}`,
+      startTime: `2026-07-${String(n).padStart(2, '0')}T18:00:00+02:00`,
+      endTime: `2026-07-${String(n).padStart(2, '0')}T23:00:00+02:00`,
+      ...changes,
+    });
+    const ticket = (upcoming: object[], passType = 'eventTicket' as const) => ({
+      passType,
+      event: { ...EVENT, upcoming },
+    });
+
+    it('takes up to 20 events with unique identifiers, an end at or after the start', () => {
+      const twenty = Array.from({ length: 20 }, (_, i) => day(i + 1));
+      expect(problems(ticket(twenty))).toBe(undefined);
+      expect(problems(ticket([day(1, { endTime: undefined }), day(2)]))).toBe(undefined);
+      expect(problems(ticket([day(1, { endTime: day(1).startTime })]))).toBe(undefined);
+      expect(problems(ticket([...twenty, day(21)]))).toEqual({
+        'passMetadata.event.upcoming': 'must have at most 20 events',
+      });
+    });
+
+    it('names the entry of a duplicate identifier, a bad date or an end before the start', () => {
+      expect(problems(ticket([day(1), day(2), day(3, { identifier: 'day-1' })]))).toEqual({
+        'passMetadata.event.upcoming[2].identifier':
+          'is used by another upcoming event of the pass',
+      });
+      expect(problems(ticket([day(1), day(2, { startTime: '11 July' })]))).toEqual({
+        'passMetadata.event.upcoming[1].startTime':
+          'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)',
+      });
+      expect(problems(ticket([day(1, { endTime: '2026-07-01T17:00:00+02:00' })]))).toEqual({
+        'passMetadata.event.upcoming[0].endTime': 'must not be before its startTime',
+      });
+    });
+
+    it('refuses them on any other kind, naming the upcoming field', () => {
+      expect(
+        problems({ passType: 'coupon', offer: OFFER, event: { ...EVENT, upcoming: [day(1)] } }),
+      ).toEqual({ 'passMetadata.event.upcoming': 'is for an eventTicket, not a coupon' });
+      // An event block without them is named as before.
+      expect(problems({ passType: 'coupon', offer: OFFER, event: EVENT })).toEqual({
+        'passMetadata.event': 'is for an eventTicket, not a coupon',
+      });
+    });
+  });
 });

@@ -5,6 +5,7 @@ import {
   isIsoDateTime,
 } from '@app/core';
 import { barcodeProblem } from './kinds/barcode-formats';
+import { MAX_UPCOMING_EVENTS } from './dto/pass-kind.dto';
 import { isAirportCode, parseFlightNumber } from './kinds/boarding-pass';
 import { passTypeOf, type BarcodeFormat, type PassType } from './kinds/kind-names';
 import type { BlockName } from './kinds/kind-unit';
@@ -42,6 +43,11 @@ export interface KindMetadata {
   transit?: KindTransit;
   localizations?: unknown;
   featuredActions?: { type: string }[];
+}
+
+/** What the rules read of an event ticket's event. */
+interface KindEvent {
+  upcoming?: { identifier?: unknown; startTime?: unknown; endTime?: unknown }[];
 }
 
 /** What the rules read of a boarding pass's trip. */
@@ -85,6 +91,7 @@ export function assertPassKind(metadata: KindMetadata): void {
     }
   }
   assertKindBlocks(passType, metadata);
+  if (passType === 'eventTicket') assertUpcoming(upcomingOf(metadata));
   if (passType === 'boardingPass' && metadata.transit?.transitType === 'air') {
     assertFlight(metadata.transit);
   }
@@ -217,11 +224,49 @@ function assertKindBlocks(passType: PassType, metadata: KindMetadata): void {
       throw new InvalidInputError({ [`${PREFIX}.${block}`]: `is required for ${aOrAn(passType)}` });
     }
     if (kind !== passType && present) {
+      // Upcoming events are what a request on another kind most likely meant to add.
+      const upcoming = block === 'event' && upcomingOf(metadata) !== undefined;
       throw new InvalidInputError({
-        [`${PREFIX}.${block}`]: `is for ${aOrAn(kind)}, not ${aOrAn(passType)}`,
+        [`${PREFIX}.${block}${upcoming ? '.upcoming' : ''}`]: `is for ${aOrAn(kind)}, not ${aOrAn(passType)}`,
       });
     }
   }
+}
+
+/** The upcoming events an event block carries (the block is a DTO or stored JSON). */
+const upcomingOf = (metadata: KindMetadata): KindEvent['upcoming'] =>
+  (metadata.event as KindEvent | undefined)?.upcoming;
+
+/**
+ * A festival's or a season ticket's events (DESIGN.md §12): at most 20, identifiers unique (each
+ * is WalletA's entry `identifier`), ISO 8601 dates with an end not before the start. The DTO
+ * checks each entry's shape; this holds for stored metadata too.
+ */
+function assertUpcoming(upcoming: KindEvent['upcoming']): void {
+  if (upcoming === undefined) return;
+  const path = `${PREFIX}.event.upcoming`;
+  if (upcoming.length > MAX_UPCOMING_EVENTS) {
+    throw new InvalidInputError({ [path]: `must have at most ${MAX_UPCOMING_EVENTS} events` });
+  }
+  const seen = new Set<unknown>();
+  upcoming.forEach((event, index) => {
+    const at = `${path}[${index}]`;
+    if (seen.has(event.identifier)) {
+      throw new InvalidInputError({
+        [`${at}.identifier`]: 'is used by another upcoming event of the pass',
+      });
+    }
+    seen.add(event.identifier);
+    for (const key of ['startTime', 'endTime'] as const) {
+      if ((key === 'startTime' || event[key] !== undefined) && !isIsoDateTime(event[key])) {
+        throw new InvalidInputError({ [`${at}.${key}`]: ISO_MESSAGE });
+      }
+    }
+    const { startTime, endTime } = event as { startTime: string; endTime?: string };
+    if (endTime !== undefined && Date.parse(endTime) < Date.parse(startTime)) {
+      throw new InvalidInputError({ [`${at}.endTime`]: 'must not be before its startTime' });
+    }
+  });
 }
 
 /** A poster's picture (iOS 26's poster event ticket, iOS 27's poster generic pass). */

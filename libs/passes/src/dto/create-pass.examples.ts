@@ -7,10 +7,11 @@ const brand = {
 };
 
 /**
- * One request of each kind of pass (DESIGN.md §9) for POST /v1/wallet-pass, and one of each iOS 27
- * barcode format (DESIGN.md §12), as drafts: a client uploads the images (logo and icon, and a
- * strip for a store card, coupon or event ticket) and publishes with PATCH. Each is accepted as
- * it is (test/pass-kinds-wallet-a.e2e-spec.ts sends every one).
+ * One request of each kind of pass (DESIGN.md §9) for POST /v1/wallet-pass, a festival's ticket
+ * with its upcoming events and one of each iOS 27 barcode format (DESIGN.md §12), as drafts: a
+ * client uploads the images (logo and icon, and a strip for a store card, coupon or event ticket)
+ * and publishes with PATCH. Each is accepted as it is (test/pass-kinds-wallet-a.e2e-spec.ts sends
+ * every one).
  */
 export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: CreatePassDto }> = {
   storeCard: {
@@ -81,6 +82,49 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         ],
         qrUrl: 'TICKET',
         expirationDate: '2026-07-02T04:00:00+02:00',
+      },
+    },
+  },
+  festival: {
+    summary: 'Festival pass with its upcoming events (iOS 26; WalletB dates it by the next one)',
+    value: {
+      passName: 'Riverside Festival weekend pass',
+      passMetadata: {
+        ...brand,
+        passType: 'eventTicket',
+        description: 'Weekend pass for the Riverside Festival',
+        event: {
+          name: 'Riverside Festival',
+          venueName: 'Riverside Park',
+          venueAddress: '1 Park Road, Springfield',
+          latitude: 48.8566,
+          longitude: 2.3522,
+          startTime: '2026-07-10T16:00:00+02:00',
+          endTime: '2026-07-12T23:30:00+02:00',
+          upcoming: [
+            {
+              identifier: 'day-1',
+              name: 'Opening night',
+              startTime: '2026-07-10T18:00:00+02:00',
+              endTime: '2026-07-10T23:30:00+02:00',
+              venueName: 'Main Stage',
+            },
+            {
+              identifier: 'day-2',
+              name: 'Jazz afternoon',
+              startTime: '2026-07-11T14:00:00+02:00',
+              endTime: '2026-07-11T18:00:00+02:00',
+            },
+            {
+              identifier: 'day-3',
+              name: 'Closing concert',
+              startTime: '2026-07-12T20:00:00+02:00',
+            },
+          ],
+        },
+        secondaryFields: [{ key: 'pass', label: 'Pass', value: 'Weekend' }],
+        qrUrl: 'FESTIVAL',
+        expirationDate: '2026-07-13T04:00:00+02:00',
       },
     },
   },

@@ -1,6 +1,15 @@
-import { IsIsoDateTime, NestedObject, NotEmpty, Required } from '@app/core';
+import { IsIsoDateTime, NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsIn,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import {
   REDEMPTION_CHANNELS,
   TRANSIT_TYPES,
@@ -11,6 +20,55 @@ import {
 /** JSON numbers only: `"12"` is refused (the global pipe does no implicit conversion). */
 const FINITE = { allowNaN: false, allowInfinity: false };
 const DATE_TIME_EXAMPLE = '2026-05-01T19:30:00+02:00';
+
+/** At most this many upcoming events on a ticket (DESIGN.md §12). */
+export const MAX_UPCOMING_EVENTS = 20;
+
+/**
+ * One event of a festival or a season ticket (`event.upcoming`, iOS 26's upcoming events): WalletA
+ * lists it in `upcomingPassInformation`, WalletB and the holder page in the ticket's programme.
+ */
+export class UpcomingEventDto {
+  @ApiProperty({
+    example: 'day-1',
+    description: "Unique among the ticket's upcoming events (WalletA's entry `identifier`).",
+  })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(64)
+  identifier!: string;
+
+  @ApiProperty({ example: 'Opening night' })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  name!: string;
+
+  @ApiProperty({ example: '2026-07-10T18:00:00+02:00' })
+  @Required()
+  @IsIsoDateTime()
+  startTime!: string;
+
+  @ApiPropertyOptional({
+    example: '2026-07-10T23:30:00+02:00',
+    description: 'Not before `startTime`.',
+  })
+  @IsOptional()
+  @IsIsoDateTime()
+  endTime?: string;
+
+  @ApiPropertyOptional({
+    example: 'Main Stage',
+    description: "Where this event takes place; absent: the ticket's `venueName`.",
+  })
+  @IsOptional()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  venueName?: string;
+}
 
 /** An event ticket's event (`passType: eventTicket`). */
 export class EventDto {
@@ -84,6 +142,21 @@ export class EventDto {
   @IsOptional()
   @IsIsoDateTime()
   doorsOpen?: string;
+
+  @ApiPropertyOptional({
+    type: [UpcomingEventDto],
+    maxItems: MAX_UPCOMING_EVENTS,
+    description:
+      'The events of a festival or a season ticket, in order (iOS 26 upcoming events): WalletA ' +
+      "`upcomingPassInformation` and one relevant date each; WalletB's date is the next one's. " +
+      'Identifiers are unique; an `endTime` is not before its `startTime`.',
+  })
+  @IsOptional()
+  @ArrayMaxSize(MAX_UPCOMING_EVENTS, {
+    message: `must have at most ${MAX_UPCOMING_EVENTS} events`,
+  })
+  @NestedObjects(() => UpcomingEventDto)
+  upcoming?: UpcomingEventDto[];
 }
 
 /** A coupon's offer (`passType: coupon`). */

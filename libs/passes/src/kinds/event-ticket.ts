@@ -1,9 +1,11 @@
-import type { KindUnit } from './kind-unit';
+import type { EventDto } from '../dto/pass-kind.dto';
+import type { KindSchedule, KindUnit, UpcomingEventFacts } from './kind-unit';
 
 /**
- * An event ticket: the event's name, date and venue, and when known its doors, end and address.
- * Its times come from the schedule, so a holder's own day is its date and the pass's doors and
- * end, times of another day, are not shown.
+ * An event ticket: the event's name, date and venue, and when known its doors, end and address;
+ * for a festival or a season ticket, its upcoming events. Its times come from the schedule, so a
+ * holder's own day is its date and the pass's doors, end and events, times of other days, are
+ * not shown.
  */
 export const EVENT_TICKET: KindUnit<'eventTicket'> = {
   block: 'event',
@@ -14,6 +16,15 @@ export const EVENT_TICKET: KindUnit<'eventTicket'> = {
     doorsOpen: event.doorsOpen,
     takesHolderDay: true,
     lasts: true,
+    ...(event.upcoming !== undefined && event.upcoming.length > 0
+      ? {
+          events: event.upcoming.map((upcoming) => ({
+            id: upcoming.identifier,
+            start: upcoming.startTime,
+            ...(upcoming.endTime !== undefined ? { end: upcoming.endTime } : {}),
+          })),
+        }
+      : {}),
   }),
   facts: (event, schedule) => ({
     heading: event.name,
@@ -34,5 +45,28 @@ export const EVENT_TICKET: KindUnit<'eventTicket'> = {
     ...(event.venueAddress
       ? { address: { key: 'event.address', label: 'Address', value: event.venueAddress } }
       : {}),
+    ...(schedule.events !== undefined ? { upcoming: upcomingFacts(event, schedule) } : {}),
   }),
 };
+
+/** Each scheduled event with its name and venue from the block, matched by identifier. */
+function upcomingFacts(event: EventDto, schedule: KindSchedule): UpcomingEventFacts[] {
+  const byId = new Map((event.upcoming ?? []).map((upcoming) => [upcoming.identifier, upcoming]));
+  return (schedule.events ?? []).flatMap((scheduled) => {
+    const upcoming = byId.get(scheduled.id);
+    if (upcoming === undefined) return [];
+    const venue = upcoming.venueName ?? event.venueName;
+    return [
+      {
+        identifier: scheduled.id,
+        name: upcoming.name,
+        date: { key: 'event.start', label: 'Date', value: scheduled.start, time: 'dateTime' },
+        ...(scheduled.end !== undefined
+          ? { end: { key: 'event.end', label: 'Ends', value: scheduled.end, time: 'dateTime' } }
+          : {}),
+        venue: { key: 'event.venue', label: 'Venue', value: venue },
+        atTicketVenue: upcoming.venueName === undefined,
+      },
+    ];
+  });
+}

@@ -48,6 +48,27 @@ export interface KindTimes {
   takesHolderDay: boolean;
   /** The pass stays relevant from its doors to its end (an event), not at one moment. */
   lasts: boolean;
+  /** The events of a festival or a season ticket (`event.upcoming`), in the pass's order. */
+  events?: EventTimes[];
+}
+
+/** When one event of a festival or a season ticket starts and ends. */
+export interface EventTimes {
+  /** Its identifier, unique among the pass's events. */
+  id: string;
+  start: string;
+  end?: string;
+}
+
+/**
+ * When the lock screen offers the pass for an event: from its start to its end when it lasts at
+ * most a day (longer intervals Wallet drops), else at its start.
+ */
+export type EventRelevance = { startDate: string; endDate: string } | { date: string };
+
+/** One event of a festival or a season ticket, as the schedule has it. */
+export interface ScheduledEvent extends EventTimes {
+  relevance: EventRelevance;
 }
 
 /**
@@ -68,6 +89,12 @@ export interface KindSchedule {
   relevantInterval?: { startDate: string; endDate: string };
   /** Whole seconds from start to end, when the end is later. */
   durationSeconds?: number;
+  /**
+   * The events of a festival or a season ticket, in the pass's order, each relevant on its own
+   * (the relevant dates are one per event). Absent on a holder's own day: that copy is a ticket
+   * for its one day, not for the pass's events.
+   */
+  events?: ScheduledEvent[];
 }
 
 /**
@@ -92,6 +119,22 @@ export interface EventFacts {
   doors?: KindFact;
   end?: KindFact;
   address?: KindFact;
+  /** A festival's or a season ticket's events, in the pass's order (DESIGN.md §12). */
+  upcoming?: UpcomingEventFacts[];
+}
+
+/**
+ * One upcoming event: its identifier and name, its date and end from the schedule, its venue
+ * (its own, else the ticket's) and whether that is the ticket's own venue.
+ */
+export interface UpcomingEventFacts {
+  identifier: string;
+  name: string;
+  date: KindFact;
+  end?: KindFact;
+  venue: KindFact;
+  /** The event is at the ticket's venue (it names none of its own): its location is the pass's. */
+  atTicketVenue: boolean;
 }
 
 /** A coupon's offer: its title (labelled by the provider, whose offer it is), provider, terms. */

@@ -1,5 +1,6 @@
 import type { EventDto, TransitDto } from '../dto/pass-kind.dto';
 import { passKindOf } from './kinds';
+import { nextEvent } from './schedule';
 
 const EVENT: EventDto = {
   name: 'Summer Gala',
@@ -89,5 +90,141 @@ describe("the schedule of a pass and of a holder's copy", () => {
     const schedule = passKindOf({ passType: 'eventTicket', event: backwards }).schedule;
     expect(schedule).not.toHaveProperty('relevantInterval');
     expect(schedule).not.toHaveProperty('durationSeconds');
+  });
+
+  describe("a festival's or a season ticket's events", () => {
+    const FESTIVAL: EventDto = {
+      ...EVENT,
+      startTime: '2026-07-10T16:00:00+02:00',
+      endTime: '2026-07-12T23:30:00+02:00',
+      doorsOpen: undefined,
+      upcoming: [
+        {
+          identifier: 'day-1',
+          name: 'Opening night',
+          startTime: '2026-07-10T18:00:00+02:00',
+          endTime: '2026-07-10T23:30:00+02:00',
+        },
+        // A night that lasts past a day: Wallet would drop it as an interval.
+        {
+          identifier: 'day-2',
+          name: 'All-nighter',
+          startTime: '2026-07-11T14:00:00+02:00',
+          endTime: '2026-07-12T16:00:00+02:00',
+        },
+        { identifier: 'day-3', name: 'Closing concert', startTime: '2026-07-12T20:00:00+02:00' },
+      ],
+    };
+    const schedule = passKindOf({ passType: 'eventTicket', event: FESTIVAL }).schedule;
+
+    it('makes each event relevant on its own: its interval within a day, else its start', () => {
+      expect(schedule.events).toEqual([
+        {
+          id: 'day-1',
+          start: '2026-07-10T18:00:00+02:00',
+          end: '2026-07-10T23:30:00+02:00',
+          relevance: {
+            startDate: '2026-07-10T18:00:00+02:00',
+            endDate: '2026-07-10T23:30:00+02:00',
+          },
+        },
+        {
+          id: 'day-2',
+          start: '2026-07-11T14:00:00+02:00',
+          end: '2026-07-12T16:00:00+02:00',
+          relevance: { date: '2026-07-11T14:00:00+02:00' },
+        },
+        {
+          id: 'day-3',
+          start: '2026-07-12T20:00:00+02:00',
+          relevance: { date: '2026-07-12T20:00:00+02:00' },
+        },
+      ]);
+      // The festival's own date is still its start.
+      expect(schedule.start).toBe(FESTIVAL.startTime);
+      expect(schedule.relevantDate).toBe(FESTIVAL.startTime);
+    });
+
+    it("leaves them out of a holder's own day, a ticket for that day alone", () => {
+      const own = passKindOf(
+        { passType: 'eventTicket', event: FESTIVAL },
+        { relevantDate: '2026-07-11T14:00:00+02:00' },
+      );
+      expect(own.schedule).not.toHaveProperty('events');
+      expect(own.type === 'eventTicket' && own.facts?.upcoming).toBeUndefined();
+    });
+
+    it('has none for a ticket without events, or with an empty list', () => {
+      expect(passKindOf({ passType: 'eventTicket', event: EVENT }).schedule).not.toHaveProperty(
+        'events',
+      );
+      const empty = passKindOf({ passType: 'eventTicket', event: { ...EVENT, upcoming: [] } });
+      expect(empty.schedule).not.toHaveProperty('events');
+      expect(nextEvent(empty.schedule, new Date())).toBeUndefined();
+    });
+
+    it('gives the next event: the first whose end, or start without one, is not yet past', () => {
+      const at = (iso: string) => nextEvent(schedule, new Date(iso))?.id;
+      expect(at('2026-07-01T00:00:00Z')).toBe('day-1');
+      // Under way: still the next one until it ends.
+      expect(at('2026-07-10T23:00:00+02:00')).toBe('day-1');
+      expect(at('2026-07-10T23:31:00+02:00')).toBe('day-2');
+      expect(at('2026-07-12T17:00:00+02:00')).toBe('day-3');
+      // Without an end, past once it has started.
+      expect(at('2026-07-12T20:00:00+02:00')).toBe('day-3');
+      // All past: the last one.
+      expect(at('2026-07-12T20:01:00+02:00')).toBe('day-3');
+    });
+
+    it('takes the earliest of the coming events, whatever their order in the pass', () => {
+      const shuffled = passKindOf({
+        passType: 'eventTicket',
+        event: { ...FESTIVAL, upcoming: [...FESTIVAL.upcoming!].reverse() },
+      }).schedule;
+      expect(nextEvent(shuffled, new Date('2026-07-01T00:00:00Z'))?.id).toBe('day-1');
+      expect(nextEvent(shuffled, new Date('2027-01-01T00:00:00Z'))?.id).toBe('day-3');
+    });
+
+    it("gives each event's facts: name, date, end and venue (its own, else the ticket's)", () => {
+      const kind = passKindOf({
+        passType: 'eventTicket',
+        event: {
+          ...FESTIVAL,
+          upcoming: [{ ...FESTIVAL.upcoming![0], venueName: 'Main Stage' }, FESTIVAL.upcoming![2]],
+        },
+      });
+      expect(kind.type === 'eventTicket' && kind.facts?.upcoming).toEqual([
+        {
+          identifier: 'day-1',
+          name: 'Opening night',
+          date: {
+            key: 'event.start',
+            label: 'Date',
+            value: '2026-07-10T18:00:00+02:00',
+            time: 'dateTime',
+          },
+          end: {
+            key: 'event.end',
+            label: 'Ends',
+            value: '2026-07-10T23:30:00+02:00',
+            time: 'dateTime',
+          },
+          venue: { key: 'event.venue', label: 'Venue', value: 'Main Stage' },
+          atTicketVenue: false,
+        },
+        {
+          identifier: 'day-3',
+          name: 'Closing concert',
+          date: {
+            key: 'event.start',
+            label: 'Date',
+            value: '2026-07-12T20:00:00+02:00',
+            time: 'dateTime',
+          },
+          venue: { key: 'event.venue', label: 'Venue', value: 'Riverside Hall' },
+          atTicketVenue: true,
+        },
+      ]);
+    });
   });
 });

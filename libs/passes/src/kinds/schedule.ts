@@ -1,4 +1,10 @@
-import type { KindSchedule, KindTimes } from './kind-unit';
+import type {
+  EventRelevance,
+  EventTimes,
+  KindSchedule,
+  KindTimes,
+  ScheduledEvent,
+} from './kind-unit';
 
 /** Wallet drops a relevancy interval longer than a day (PassKit logs "Dropping relevancy interval"). */
 const MAX_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -10,7 +16,10 @@ const MAX_INTERVAL_MS = 24 * 60 * 60 * 1000;
  *   are left out rather than shown on the wrong day;
  * - the relevant date is the holder's, else the pass's, else the start;
  * - an event that lasts at most a day is relevant from the pass's relevant date (else its doors,
- *   else its start) to its end, so the ticket stays on the lock screen while the event lasts.
+ *   else its start) to its end, so the ticket stays on the lock screen while the event lasts;
+ * - the events of a festival or a season ticket (`times.events`) are each relevant on their own,
+ *   from start to end when within a day, else at their start; a holder's own day leaves them
+ *   out, since that copy is a ticket for its one day.
  */
 export function scheduleOf(
   times: KindTimes,
@@ -35,7 +44,38 @@ export function scheduleOf(
         : undefined,
     ),
     ...optional('durationSeconds', start !== undefined ? seconds(start, end) : undefined),
+    ...optional(
+      'events',
+      ownDay === null && times.events !== undefined && times.events.length > 0
+        ? times.events.map(scheduledEvent)
+        : undefined,
+    ),
   };
+}
+
+function scheduledEvent(event: EventTimes): ScheduledEvent {
+  const relevance: EventRelevance =
+    (event.end !== undefined ? interval(event.start, event.end) : undefined) ??
+    ({ date: event.start } as const);
+  return { ...event, relevance };
+}
+
+/**
+ * The event of a festival or a season ticket that is next at `now`: the earliest to start of
+ * those whose end (or start, without an end) is not yet past; when all are past, the last one.
+ * Undefined for a schedule without events.
+ */
+export function nextEvent(schedule: KindSchedule, now: Date): ScheduledEvent | undefined {
+  const events = schedule.events ?? [];
+  const ends = (event: ScheduledEvent) => Date.parse(event.end ?? event.start);
+  const starts = (event: ScheduledEvent) => Date.parse(event.start);
+  const coming = events.filter((event) => ends(event) >= now.getTime());
+  const pick = (list: ScheduledEvent[], better: (a: number, b: number) => boolean) =>
+    list.reduce<ScheduledEvent | undefined>(
+      (best, event) => (best === undefined || better(starts(event), starts(best)) ? event : best),
+      undefined,
+    );
+  return coming.length > 0 ? pick(coming, (a, b) => a < b) : pick(events, (a, b) => a >= b);
 }
 
 function interval(startDate: string, endDate: string): KindSchedule['relevantInterval'] {

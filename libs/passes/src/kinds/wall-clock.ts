@@ -40,3 +40,15 @@ export function factText(fact: { value: string; time?: 'dateTime' | 'time' }): s
   if (fact.time === 'time') return formatTime(fact.value);
   return fact.value;
 }
+
+/**
+ * From `start` to `end` at their own offsets: `Fri 10 July 2026, 18:00–23:30` within one day,
+ * `Fri 10 July 2026, 22:00 – Sat 11 July 2026, 02:00` across days, the start alone without an end.
+ */
+export function formatSpan(start: string, end?: string): string {
+  if (end === undefined) return formatDateTime(start);
+  const day = (iso: string) => wallClock(iso).toISOString().slice(0, 10);
+  return day(start) === day(end)
+    ? `${formatDateTime(start)}–${formatTime(end)}`
+    : `${formatDateTime(start)} – ${formatDateTime(end)}`;
+}

@@ -208,6 +208,39 @@ describe('the holder page', () => {
     expect(html).toContain('<dt>Gate</dt><dd>&#60;script&#62;alert(1)&#60;/script&#62;</dd>');
     expect((await renderHolderPage(model())).html).not.toContain('class="kind"');
   });
+
+  it("lists a festival's upcoming events in order, as text, each with its time", async () => {
+    const event = (identifier: string, name: string) => ({
+      identifier,
+      name,
+      when: 'Fri 10 July 2026, 18:00–23:30',
+      dateTime: '2026-07-10T18:00:00+02:00',
+      venue: 'Main Stage',
+    });
+    const { html } = await renderHolderPage(
+      model({
+        kind: {
+          heading: 'Riverside Festival',
+          route: null,
+          rows: [],
+          upcoming: [event('day-1', 'Opening night'), event('day-2', HOSTILE)],
+        },
+      }),
+    );
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('<h3 id="upcoming-title">Upcoming events</h3>');
+    expect(html).toMatch(
+      /<ol class="upcoming" aria-labelledby="upcoming-title">\s*<li class="event" data-identifier="day-1">\s*<time datetime="2026-07-10T18:00:00\+02:00">Fri 10 July 2026, 18:00–23:30<\/time>\s*<span class="event-name">Opening night<\/span>\s*<span class="event-venue">Main Stage<\/span>/,
+    );
+    expect(html).toContain(
+      '<span class="event-name">&#60;script&#62;alert(1)&#60;/script&#62;</span>',
+    );
+    // A ticket without events lists none.
+    const plain = await renderHolderPage(
+      model({ kind: { heading: 'Summer Gala', route: null, rows: [] } }),
+    );
+    expect(plain.html).not.toContain('class="upcoming"');
+  });
 });
 
 describe("the page's barcode", () => {

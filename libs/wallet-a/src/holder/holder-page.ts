@@ -121,8 +121,27 @@ function kindSection(kind: KindDetails | null): string {
       <h2 id="kind-title">${escape(kind.heading)}</h2>
       <dl class="details">
         ${rows}
-      </dl>
+      </dl>${upcomingList(kind.upcoming)}
     </section>`;
+}
+
+/** A festival's or a season ticket's events, in order: when (a `<time>`), what and where. */
+function upcomingList(upcoming: KindDetails['upcoming']): string {
+  if (upcoming === undefined || upcoming.length === 0) return '';
+  const items = upcoming
+    .map(
+      (event) => `<li class="event" data-identifier="${escape(event.identifier)}">
+          <time datetime="${escape(event.dateTime)}">${escape(event.when)}</time>
+          <span class="event-name">${escape(event.name)}</span>
+          <span class="event-venue">${escape(event.venue)}</span>
+        </li>`,
+    )
+    .join('\n        ');
+  return `
+      <h3 id="upcoming-title">Upcoming events</h3>
+      <ol class="upcoming" aria-labelledby="upcoming-title">
+        ${items}
+      </ol>`;
 }
 
 /**
@@ -178,6 +197,12 @@ function styleSheet(face: PassFace): string {
   .detail { display: grid; grid-template-columns: 5.5rem 1fr; gap: .75rem; }
   .detail dt { margin: 0; font-size: .75rem; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); padding-top: .15rem; }
   .detail dd { margin: 0; white-space: pre-line; overflow-wrap: anywhere; }
+  .kind h3 { font-size: .75rem; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); margin: 1rem 0 .5rem; }
+  .upcoming { list-style: none; margin: 0; padding: 0; display: grid; gap: .6rem; }
+  .upcoming .event { display: grid; gap: .1rem; padding-left: .75rem; border-left: 3px solid ${background}; }
+  .upcoming time { font-size: .8rem; color: var(--muted); }
+  .upcoming .event-name { font-weight: 600; overflow-wrap: anywhere; }
+  .upcoming .event-venue { font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
   .voided { filter: grayscale(1); opacity: .6; }
   .actions { display: flex; flex-direction: column; gap: .75rem; margin-top: 1.5rem; }
   .button { display: block; text-align: center; padding: .95rem 1rem; border-radius: 12px; font-weight: 600; text-decoration: none; font-size: 1rem; }

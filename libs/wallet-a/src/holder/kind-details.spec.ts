@@ -94,6 +94,50 @@ describe('kind details on the holder page', () => {
     expect(bus?.heading).toBe('Bus');
   });
 
+  it("lists a festival's upcoming events in order: when, what, where; none on a holder's day", () => {
+    const festival = {
+      passType: 'eventTicket' as const,
+      event: {
+        ...EVENT,
+        upcoming: [
+          {
+            identifier: 'day-1',
+            name: 'Opening night',
+            startTime: '2026-05-01T18:00:00+02:00',
+            endTime: '2026-05-01T23:30:00+02:00',
+            venueName: 'Main Stage',
+          },
+          { identifier: 'day-2', name: 'Closing concert', startTime: '2026-05-02T20:00:00+02:00' },
+        ],
+      },
+    };
+    const details = kindDetails({ metadata: festival });
+    // The ticket's own rows stay as they are.
+    expect(details?.rows.map((row) => row.label)).toEqual(['Date', 'Doors', 'Ends', 'Venue']);
+    expect(details?.upcoming).toEqual([
+      {
+        identifier: 'day-1',
+        name: 'Opening night',
+        when: 'Fri 1 May 2026, 18:00–23:30',
+        dateTime: '2026-05-01T18:00:00+02:00',
+        venue: 'Main Stage',
+      },
+      {
+        identifier: 'day-2',
+        name: 'Closing concert',
+        when: 'Sat 2 May 2026, 20:00',
+        dateTime: '2026-05-02T20:00:00+02:00',
+        venue: 'Riverside Hall',
+      },
+    ]);
+    expect(
+      kindDetails({ metadata: festival, holderDate: '2026-05-02T20:00:00+02:00' }),
+    ).not.toHaveProperty('upcoming');
+    expect(kindDetails({ metadata: { passType: 'eventTicket', event: EVENT } })).not.toHaveProperty(
+      'upcoming',
+    );
+  });
+
   it('adds nothing for store cards, generic passes and passes without a passType', () => {
     expect(kindDetails({ metadata: {} })).toBeNull();
     expect(kindDetails({ metadata: { passType: 'storeCard' } })).toBeNull();

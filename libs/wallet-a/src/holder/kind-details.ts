@@ -1,5 +1,6 @@
 import {
   factText,
+  formatSpan,
   type KindFact,
   type PassKind,
   type PassKindOf,
@@ -18,6 +19,19 @@ export interface KindDetails {
   /** A boarding pass's origin → destination. */
   route: { from: Stop; to: Stop } | null;
   rows: DetailRow[];
+  /** A festival's or a season ticket's events, in the pass's order; absent: none. */
+  upcoming?: UpcomingRow[];
+}
+
+/** One upcoming event as the page lists it. */
+export interface UpcomingRow {
+  identifier: string;
+  name: string;
+  /** When, at the venue's clock: `Fri 10 July 2026, 18:00–23:30`. */
+  when: string;
+  /** Its start (ISO 8601), for `<time datetime>`. */
+  dateTime: string;
+  venue: string;
 }
 
 interface Stop {
@@ -63,6 +77,17 @@ const KIND_SECTIONS: { [K in PassType]: (kind: PassKindOf<K>) => KindDetails | n
           value: facts.address ? `${facts.venue.value}\n${facts.address.value}` : facts.venue.value,
         },
       ],
+      ...(facts.upcoming !== undefined && facts.upcoming.length > 0
+        ? {
+            upcoming: facts.upcoming.map((event) => ({
+              identifier: event.identifier,
+              name: event.name,
+              when: formatSpan(event.date.value, event.end?.value),
+              dateTime: event.date.value,
+              venue: event.venue.value,
+            })),
+          }
+        : {}),
     },
   coupon: ({ facts }) =>
     facts && {

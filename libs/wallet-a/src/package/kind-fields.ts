@@ -1,4 +1,4 @@
-import type { KindFact, PassKindOf } from '@app/passes';
+import { formatSpan, type KindFact, type PassKindOf, type UpcomingEventFacts } from '@app/passes';
 import type { PassJsonField } from './pass-json-field';
 
 /** The slots a kind's fields go to; a face field whose slot the brand filled goes to the back. */
@@ -26,7 +26,9 @@ const fields = (...facts: (KindFact | undefined)[]): PassJsonField[] =>
 
 /**
  * An event ticket's facts on the pass (DESIGN.md §9): the event's name (primary), date and
- * venue (secondary), doors (auxiliary), end and address (back).
+ * venue (secondary), doors (auxiliary), end and address (back); a festival's or a season
+ * ticket's events as one back field, which every device shows (iOS 26 also lists them as
+ * upcoming events, `upcoming-events.ts`).
  */
 export function eventFields({ facts }: PassKindOf<'eventTicket'>): KindFields {
   if (facts === null) return {};
@@ -34,8 +36,30 @@ export function eventFields({ facts }: PassKindOf<'eventTicket'>): KindFields {
     primaryFields: fields(facts.name),
     secondaryFields: fields(facts.date, facts.venue),
     auxiliaryFields: fields(facts.doors),
-    backFields: fields(facts.end, facts.address),
+    backFields: [
+      ...fields(facts.end, facts.address),
+      ...(facts.upcoming !== undefined && facts.upcoming.length > 0
+        ? [programme(facts.upcoming)]
+        : []),
+    ],
   };
+}
+
+/**
+ * The events as one text, a line each: `Fri 10 July 2026, 18:00–23:30 · Opening night ·
+ * Main Stage`, times at their own offset (the venue's clock), as the holder page shows them.
+ */
+function programme(events: UpcomingEventFacts[]): PassJsonField {
+  return {
+    key: 'event.upcoming',
+    label: 'Upcoming events',
+    value: events.map(upcomingLine).join('\n'),
+  };
+}
+
+/** One event as a line of text: when, what, where. */
+function upcomingLine(event: UpcomingEventFacts): string {
+  return `${formatSpan(event.date.value, event.end?.value)} · ${event.name} · ${event.venue.value}`;
 }
 
 /** A coupon's: its title headed by the provider (primary), where to redeem and terms (back). */

@@ -8,6 +8,7 @@ import type {
 } from '@app/passes';
 import { couponFields, eventFields, tripFields, type KindFields } from './kind-fields';
 import { eventTags, tripTags, type SemanticTags } from './semantic-tags';
+import { upcomingPassInformation } from './upcoming-events';
 
 /** WalletA's pass styles: the key of pass.json's field structure. */
 export type AppleStyle = 'storeCard' | 'coupon' | 'eventTicket' | 'boardingPass' | 'generic';
@@ -36,6 +37,8 @@ interface PassJsonKind<K extends PassType> {
   fields(kind: PassKindOf<K>): KindFields;
   /** Its semantic tags (`semantic-tags.ts`); undefined for a kind that has none. */
   semantics(kind: PassKindOf<K>, value: RoleReader, poster: boolean): SemanticTags | undefined;
+  /** Top-level keys of pass.json of the kind's own (an event ticket's upcoming events). */
+  passKeys(kind: PassKindOf<K>): Record<string, unknown>;
 }
 
 /** A boarding pass's `transit.transitType` as pass.json names it. */
@@ -50,6 +53,12 @@ const PK_TRANSIT_TYPES: Record<TransitType, string> = {
 const none = () => ({});
 const noTags = () => undefined;
 
+/** `upcomingPassInformation` (iOS 26) when the ticket has upcoming events. */
+function ticketKeys(kind: PassKindOf<'eventTicket'>): Record<string, unknown> {
+  const upcoming = upcomingPassInformation(kind);
+  return upcoming !== undefined ? { upcomingPassInformation: upcoming } : {};
+}
+
 /** Every kind of pass as pass.json shows it: one entry per kind, which the compiler checks. */
 const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
   storeCard: {
@@ -58,6 +67,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     styleKeys: none,
     fields: none,
     semantics: noTags,
+    passKeys: none,
   },
   coupon: {
     style: 'coupon',
@@ -65,6 +75,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     styleKeys: none,
     fields: couponFields,
     semantics: noTags,
+    passKeys: none,
   },
   eventTicket: {
     style: 'eventTicket',
@@ -72,6 +83,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     styleKeys: none,
     fields: eventFields,
     semantics: eventTags,
+    passKeys: ticketKeys,
   },
   boardingPass: {
     style: 'boardingPass',
@@ -81,6 +93,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     }),
     fields: tripFields,
     semantics: (kind, value) => tripTags(kind, value),
+    passKeys: none,
   },
   generic: {
     style: 'generic',
@@ -88,6 +101,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     styleKeys: none,
     fields: none,
     semantics: noTags,
+    passKeys: none,
   },
 };
 
@@ -98,6 +112,7 @@ export interface PassJsonKindParts {
   styleKeys: Record<string, string>;
   fields: KindFields;
   semantics(value: RoleReader, poster: boolean): SemanticTags | undefined;
+  passKeys: Record<string, unknown>;
 }
 
 /** The Apple style a pass's kind is shown in. */
@@ -118,5 +133,6 @@ function partsOf<K extends PassType>(kind: PassKindOf<K>): PassJsonKindParts {
     styleKeys: entry.styleKeys(kind),
     fields: entry.fields(kind),
     semantics: (value, poster) => entry.semantics(kind, value, poster),
+    passKeys: entry.passKeys(kind),
   };
 }

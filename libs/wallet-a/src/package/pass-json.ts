@@ -217,10 +217,11 @@ function featuredActions(actions: FeaturedActionDto[] | undefined): Record<strin
  * (DESIGN.md §9; `pass-json-kinds.ts`): the brand's fields slot for slot (topField first in the
  * header), the kind's facts where the brand left room (`kind-fields.ts`), the relevant dates of
  * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), its featured actions,
- * and, given an artwork image, the poster of a kind that has one (`KIND_IMAGES`): the poster
- * event ticket, or the poster generic pass beside the generic one (`poster-fields.ts`). The
- * notification message is the first back field, which every style has. `kind`: the pass's kind
- * for this copy, when the caller has worked it out already.
+ * a ticket's upcoming events (`upcoming-events.ts`) and, given an artwork image, the poster of a
+ * kind that has one (`KIND_IMAGES`): the poster event ticket, or the poster generic pass beside
+ * the generic one (`poster-fields.ts`). The notification message is the first back field, which
+ * every style has. `kind`: the pass's kind for this copy, when the caller has worked it out
+ * already.
  */
 export function buildPassJson(
   pass: Pass,
@@ -310,6 +311,8 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
     ...(poster === 'posterGeneric'
       ? { posterGeneric: posterGenericFields(placed.face, placed.backFields) }
       : {}),
+    // The kind's own keys: a festival's or a season ticket's upcoming events (iOS 26).
+    ...walletA.passKeys,
     [walletA.style]: {
       ...walletA.styleKeys,
       ...placed.face,

@@ -77,6 +77,16 @@ const asWritten = (json: Record<string, unknown>) => ({
   ...(json.posterGeneric
     ? { posterGeneric: { secondaryFields: [], auxiliaryFields: [], ...json.posterGeneric } }
     : {}),
+  ...(Array.isArray(json.upcomingPassInformation)
+    ? {
+        upcomingPassInformation: (
+          json.upcomingPassInformation as { dateInformation: { date: string } }[]
+        ).map((entry) => ({
+          ...entry,
+          dateInformation: { date: utc(entry.dateInformation.date) },
+        })),
+      }
+    : {}),
 });
 
 /**

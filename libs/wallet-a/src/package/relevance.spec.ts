@@ -78,4 +78,26 @@ describe('relevant dates', () => {
       '2026-05-01T08:30:00+02:00',
     );
   });
+
+  it("writes one entry per event of a festival or a season ticket, none of a holder's day", () => {
+    const metadata = WALLET_A_KINDS.festival.metadata;
+    expect(relevance({ metadata })).toEqual({
+      relevantDate: '2026-07-10T16:00:00+02:00',
+      relevantDates: [
+        { startDate: '2026-07-10T18:00:00+02:00', endDate: '2026-07-10T23:30:00+02:00' },
+        { startDate: '2026-07-11T14:00:00+02:00', endDate: '2026-07-11T18:00:00+02:00' },
+        { date: '2026-07-12T20:00:00+02:00', relevantDate: '2026-07-12T20:00:00+02:00' },
+      ],
+    });
+    // The pass's own relevant date stays the one date of devices before iOS 18.
+    expect(
+      relevance({ metadata: { ...metadata, relevantDate: '2026-07-09T09:00:00+02:00' } }),
+    ).toMatchObject({ relevantDate: '2026-07-09T09:00:00+02:00' });
+    expect(relevance({ metadata, holderDate: '2026-07-11T14:00:00+02:00' })).toEqual({
+      relevantDate: '2026-07-11T14:00:00+02:00',
+      relevantDates: [
+        { date: '2026-07-11T14:00:00+02:00', relevantDate: '2026-07-11T14:00:00+02:00' },
+      ],
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import type { KindSchedule } from '@app/passes';
+import type { EventRelevance, KindSchedule } from '@app/passes';
 
 /**
  * One entry of pass.json's `relevantDates` (iOS 18): an interval, or a date from which Wallet
@@ -19,12 +19,23 @@ export interface Relevance {
  * The schedule's relevant date (the holder's own, else the pass's, else when its kind begins),
  * and the same said to iOS 18 and later: the schedule's interval (an event within a day, from
  * the pass's relevant date, else its doors, else its start, to its end), else the date alone.
+ * A festival or a season ticket is relevant at each of its events instead (DESIGN.md §12): one
+ * entry per event, as the schedule has it.
  */
 export function relevance(schedule: KindSchedule): Relevance {
-  const { relevantDate, relevantInterval } = schedule;
+  const { relevantDate, relevantInterval, events } = schedule;
   if (relevantDate === undefined) return {};
   return {
     relevantDate,
-    relevantDates: [relevantInterval ?? { date: relevantDate, relevantDate }],
+    relevantDates:
+      events !== undefined
+        ? events.map((event) => entry(event.relevance))
+        : [relevantInterval ?? { date: relevantDate, relevantDate }],
   };
+}
+
+function entry(relevance: EventRelevance): RelevantDatesEntry {
+  return 'date' in relevance
+    ? { date: relevance.date, relevantDate: relevance.date }
+    : { startDate: relevance.startDate, endDate: relevance.endDate };
 }

@@ -1,5 +1,7 @@
 import {
   factText,
+  formatSpan,
+  nextEvent,
   parseFlightNumber,
   roleReader,
   type Holder,
@@ -9,6 +11,7 @@ import {
   type PassMetadataDto,
   type RedemptionChannel,
   type TransitType,
+  type UpcomingEventFacts,
 } from '@app/passes';
 import { localized, translated, translationsOf, walletImage } from './resource-values';
 import type {
@@ -94,7 +97,7 @@ const localizedOrUndefined = (value: string | undefined): LocalizedString | unde
 /**
  * The class of `type`: the shared parts with the properties of the type filled from the pass,
  * its times from the pass's schedule (`kind`: the shared pass's, which every holder's object
- * shows).
+ * shows). A festival's or a season ticket's date is its next event's at `now` (`nextEvent`).
  */
 export function kindClass(
   type: ClassType,
@@ -102,6 +105,7 @@ export function kindClass(
   pass: Pass,
   kind: PassKind,
   images: ObjectImages,
+  now: Date,
 ): WalletClass {
   const { schedule } = kind;
   const metadata = pass.passMetadata;
@@ -150,22 +154,30 @@ export function kindClass(
       // Google wants a venue's name and address together; without an address the venue's name
       // is a text module of the class, so the ticket still says where.
       const address = event.venueAddress || undefined;
+      const upcoming = kind.type === 'eventTicket' ? (kind.facts?.upcoming ?? []) : [];
+      const modules = [
+        ...(address === undefined ? [{ id: 'event.venueName', body: event.venueName }] : []),
+        ...upcoming.map(upcomingModule),
+      ];
+      // A festival or a season ticket is dated by its next event; its doors are the pass's.
+      const next = nextEvent(schedule, now);
       return {
         ...issued,
         ...(address !== undefined
           ? { venue: { name: localized(event.venueName), address: localized(address) } }
-          : {
-              textModulesData: [
-                ...(shared.textModulesData ?? []),
-                { id: 'event.venueName', body: event.venueName },
-              ],
-            }),
+          : {}),
+        ...(modules.length > 0
+          ? { textModulesData: [...(shared.textModulesData ?? []), ...modules] }
+          : {}),
         eventName: localized(event.name),
-        dateTime: {
-          start: schedule.start ?? event.startTime,
-          ...optional('end', schedule.end),
-          ...optional('doorsOpen', schedule.doorsOpen),
-        },
+        dateTime:
+          next !== undefined
+            ? { start: next.start, ...optional('end', next.end) }
+            : {
+                start: schedule.start ?? event.startTime,
+                ...optional('end', schedule.end),
+                ...optional('doorsOpen', schedule.doorsOpen),
+              },
         ...optional('logo', logo),
       };
     }
@@ -312,6 +324,18 @@ export function kindObject(
       };
     }
   }
+}
+
+/**
+ * One of a festival's or a season ticket's events as a text module of the class, in the pass's
+ * order: its name as the header, when and where as the body (at the venue's clock).
+ */
+function upcomingModule(event: UpcomingEventFacts, index: number): TextModuleData {
+  return {
+    id: `event.upcoming.${index}`,
+    header: event.name,
+    body: `${formatSpan(event.date.value, event.end?.value)}\n${event.venue.value}`,
+  };
 }
 
 /** A kind's fact as a text module: a time as its own offset's clock shows it. */

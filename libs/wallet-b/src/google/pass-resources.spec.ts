@@ -262,6 +262,49 @@ describe('WalletB resources of every kind of pass', () => {
     });
   });
 
+  it("dates a festival's class by its next event and lists every event as a text module", () => {
+    const pass = kindPass('festival');
+    const at = (iso: string) =>
+      buildPassClass(pass, 'eventTicket', ISSUER, IMAGES, CALLBACK, new Date(iso)) as unknown as {
+        dateTime: unknown;
+        textModulesData: unknown[];
+      };
+    const before = at('2026-07-01T00:00:00Z');
+    expect(classProblems('eventTicket', before as unknown as Record<string, unknown>)).toEqual([]);
+    // The festival's doors are not this event's: only its start and end.
+    expect(before.dateTime).toEqual({
+      start: '2026-07-10T18:00:00+02:00',
+      end: '2026-07-10T23:30:00+02:00',
+    });
+    expect(at('2026-07-11T09:00:00+02:00').dateTime).toEqual({
+      start: '2026-07-11T14:00:00+02:00',
+      end: '2026-07-11T18:00:00+02:00',
+    });
+    // All past: the last event's date, which Google shows as past.
+    expect(at('2026-08-01T00:00:00Z').dateTime).toEqual({ start: '2026-07-12T20:00:00+02:00' });
+    expect(before.textModulesData).toEqual([
+      { id: 'pass', header: 'Pass', body: 'Weekend' },
+      {
+        id: 'event.upcoming.0',
+        header: 'Opening night',
+        body: 'Fri 10 July 2026, 18:00–23:30\nMain Stage',
+      },
+      {
+        id: 'event.upcoming.1',
+        header: 'Jazz afternoon',
+        body: 'Sat 11 July 2026, 14:00–18:00\nRiverside Park',
+      },
+      {
+        id: 'event.upcoming.2',
+        header: 'Closing concert',
+        body: 'Sun 12 July 2026, 20:00\nRiverside Park',
+      },
+    ]);
+    // Objects do not carry the events: the class shows them to every holder, and an object's
+    // content (hashed to skip unchanged objects) does not change with the clock.
+    expect(JSON.stringify(objectOf(pass))).not.toContain('Opening night');
+  });
+
   it('makes an air boarding pass a flight class, with local times and IATA codes', () => {
     const pass = kindPass('flight');
     expect(classOf(pass)).toMatchObject({

@@ -152,7 +152,8 @@ function cardRows(pass: Pass): CardRowTemplateInfo[] {
  * The pass's class, of its class type. The face fields go to text modules the card template
  * shows as WalletA shows the front; back fields go to the details: links (through their short
  * links, so taps are counted) to the links module, link-less text to text modules. Loyalty,
- * offer, event ticket and transit classes show the logo (`images.logoUrl`).
+ * offer, event ticket and transit classes show the logo (`images.logoUrl`). `now`: when the class
+ * is written, which says which of a festival's or a season ticket's events is next.
  */
 export function buildPassClass(
   pass: Pass,
@@ -160,6 +161,7 @@ export function buildPassClass(
   issuerId: string,
   images: ObjectImages,
   callbackUrl?: string,
+  now: Date = new Date(),
 ): WalletClass {
   return displayTextDeep(
     kindClass(
@@ -168,6 +170,7 @@ export function buildPassClass(
       pass,
       passKindOf(pass.passMetadata),
       images,
+      now,
     ),
   );
 }
