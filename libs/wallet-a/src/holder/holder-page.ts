@@ -20,6 +20,9 @@ export interface PageCard {
   kind: KindDetails | null;
 }
 
+/** The pass's colours (of its face, which are the pass's for every holder). */
+type PassColours = Pick<PassFace, 'backgroundColor' | 'foregroundColor' | 'labelColor'>;
+
 /** What a page shows around the passes: the pass's texts and images, its links. */
 interface PageFrame {
   /** The BCP 47 tag of the texts the page shows (its `lang`). */
@@ -50,14 +53,14 @@ export interface HolderPageModel extends PageFrame, PageCard {
 export interface BundlePageModel extends PageFrame {
   /** The holders' passes still valid, in the bundle's order; none: no longer valid. */
   cards: PageCard[];
-  /** The pass's colours, which every card has (a face of the pass), also when none is left. */
-  colours: PassFace;
+  /** The colours of every card, and of the page when none is left. */
+  colours: PassColours;
 }
 
 /** What the page renderer reads: one card or several. */
 interface PageModel extends PageFrame {
   cards: PageCard[];
-  colours: PassFace;
+  colours: PassColours;
   personal: boolean;
   bundle: boolean;
 }
@@ -159,9 +162,7 @@ function kindSection(kind: KindDetails | null, titleId: string): string {
  * pointer that hovers meets a wide window (a desktop browser): phones and tablets match neither
  * `(pointer: fine)` nor, in portrait, the width; no user-agent sniffing.
  */
-function styleSheet(
-  face: Pick<PassFace, 'backgroundColor' | 'foregroundColor' | 'labelColor'>,
-): string {
+function styleSheet(face: PassColours): string {
   const background = colour(face.backgroundColor, '#ffffff');
   const foreground = colour(face.foregroundColor, '#000000');
   const label = colour(face.labelColor, foreground);
@@ -309,6 +310,7 @@ async function renderPage(model: PageModel): Promise<HolderPage> {
     if (!sharedKind) passes.push(kindSection(card.kind, `kind-title-${index + 1}`));
   }
   if (sharedKind && first !== undefined) passes.push(kindSection(first.kind, 'kind-title'));
+  const theseAre = model.bundle ? 'These passes are' : 'This pass is';
   const walletB = model.walletBUrl
     ? `<a class="button walletb" href="${escape(model.walletBUrl)}">Add to WalletB</a>`
     : `<span class="button walletb disabled" aria-disabled="true" title="WalletB is not set up for this pass">Add to WalletB</span>`;
@@ -317,10 +319,7 @@ async function renderPage(model: PageModel): Promise<HolderPage> {
       <a class="button walleta" href="${escape(model.walletAUrl ?? '')}">Add to WalletA</a>
       ${walletB}
     </nav>`
-    : `<p class="notice">${model.bundle ? 'These passes are' : 'This pass is'} no longer valid.</p>`;
-  const yoursAlone = model.bundle
-    ? 'These passes are yours alone: keep the code to yourself.'
-    : 'This pass is yours alone: keep the code to yourself.';
+    : `<p class="notice">${theseAre} no longer valid.</p>`;
   const handoff = valid
     ? `<aside class="handoff" aria-labelledby="handoff-title">
     <h2 id="handoff-title">Open on your phone</h2>
@@ -328,7 +327,7 @@ async function renderPage(model: PageModel): Promise<HolderPage> {
     <figure class="qr" data-url="${escape(model.pageUrl)}">
       ${await urlQrSvg(model.pageUrl)}
     </figure>
-    ${model.personal ? `<p class="private">${yoursAlone}</p>` : ''}
+    ${model.personal ? `<p class="private">${theseAre} yours alone: keep the code to yourself.</p>` : ''}
   </aside>`
     : '';
   const count =
