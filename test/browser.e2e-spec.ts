@@ -315,6 +315,67 @@ describe('pages in a browser', () => {
     },
   );
 
+  let family: Promise<{ pageUrl: string; walletAUrl: string }> | undefined;
+  /** A bundle of three holders of the shared pass, made once: a family's cards (DESIGN.md §12). */
+  const familyBundle = () => (family ??= makeFamilyBundle());
+  async function makeFamilyBundle(): Promise<{ pageUrl: string; walletAUrl: string }> {
+    const owner = await OwnerSession.start(testApp.server);
+    const holders = `/v1/wallet-pass/${shared.id}/holders`;
+    const ids: string[] = [];
+    for (const [externalId, member, points] of [
+      ['family-1', 'Grace Hopper', '300'],
+      ['family-2', 'Alan Turing', '80'],
+      ['family-3', 'Ada Byron', '15'],
+    ]) {
+      const holder = await request(testApp.server)
+        .post(holders)
+        .set(owner.auth)
+        .send({
+          externalId,
+          fieldValues: { points, member },
+          barcodeValue: `https://brand.example/member/${externalId}`,
+          barcodeText: member,
+        })
+        .expect(201);
+      ids.push((holder.body as { id: string }).id);
+    }
+    const made = await request(testApp.server)
+      .post(`${holders}/bundle`)
+      .set(owner.auth)
+      .send({ holderIds: ids })
+      .expect(201);
+    return made.body as { pageUrl: string; walletAUrl: string };
+  }
+
+  it.each(Object.keys(DEVICES) as Device[])(
+    "shows a bundle's page with every holder's pass and both buttons (%s)",
+    async (device) => {
+      const made = await familyBundle();
+      expect(made.pageUrl).toMatch(new RegExp(`^${baseUrl}/p/${shared.slug}/b/[A-Za-z0-9_-]+$`));
+      const page = await open(device, made.pageUrl);
+      await expect(page.locator('.card').count()).resolves.toBe(3);
+      const members = await page
+        .locator('.card .field[data-key="member"] .value')
+        .evaluateAll((nodes) => nodes.map((node) => node.textContent));
+      expect(members).toEqual(['Grace Hopper', 'Alan Turing', 'Ada Byron']);
+      const codes = await page
+        .locator('.card .barcode')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-barcode-message')));
+      expect(codes).toEqual(
+        ['family-1', 'family-2', 'family-3'].map((id) => `https://brand.example/member/${id}`),
+      );
+      expect(await computed(page, '.card', 'backgroundColor')).toBe('rgb(26, 43, 60)');
+      const walletA = page.getByText('Add to WalletA', { exact: true });
+      const walletB = page.getByText('Add to WalletB', { exact: true });
+      expect(await walletA.getAttribute('href')).toBe(made.walletAUrl);
+      // Above the cards, on the first screen: one tap adds them all.
+      await expectVisibleInViewport(device, walletA);
+      await expectVisibleInViewport(device, walletB);
+      await expectPhoneCode(device, page, made.pageUrl);
+      await screenshot(page, `bundle-page-${device}`);
+    },
+  );
+
   /** A Published pass of one kind, with the logo, icon and strip of every pass here. */
   async function publishKind(
     owner: OwnerSession,

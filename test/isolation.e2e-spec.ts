@@ -58,6 +58,9 @@ function validBody(operation: Operation, a: WorkspaceARecords): unknown {
     'PATCH /v1/wallet-pass/{id}/holders/{holderId}': { barcodeText: 'Changed elsewhere' },
     'POST /v1/wallet-pass/{id}/holders/import': [{ externalId: 'isolation' }],
     'POST /v1/wallet-pass/{id}/holders/bulk': { audience: { tag: 'gold' }, addTags: ['isolation'] },
+    'POST /v1/wallet-pass/{id}/holders/bundle': {
+      holderIds: ['019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b', '019a2b3c-2223-7f60-8a1b-2c3d4e5f6a7b'],
+    },
     'POST /v1/wallet-pass/{id}/segments': { name: 'Isolation segment', audience: { tag: 'gold' } },
     'PATCH /v1/wallet-pass/{id}/segments/{segmentId}': { name: 'Renamed elsewhere' },
     'POST /v1/wallet-pass/{id}/audience': { audience: { tag: 'gold' } },

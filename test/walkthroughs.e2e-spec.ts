@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPackage } from './support/pkpass';
+import { openBundle, openPackage } from './support/pkpass';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -353,6 +353,35 @@ describe('README walk-throughs', () => {
     });
     const german = opened.files['de.lproj/pass.strings'].subarray(2).toString('utf16le');
     expect(german).toContain('"Seat" = "Platz";');
+  });
+
+  it('family-tickets: one .pkpasses of the three signed tickets, and their page', () => {
+    const { outputs } = ran('family-tickets');
+    expect(outputs.FAMILY_URL.startsWith(`${base}/p/`)).toBe(true);
+    expect(outputs.FAMILY_URL).toMatch(/\/b\/[A-Za-z0-9_-]{32}$/);
+    const entries = openBundle(readFileSync(join(workDir, 'family.pkpasses')));
+    expect(entries.map((entry) => entry.name)).toEqual([
+      expect.stringMatching(/^[0-9a-f]{32}\.pkpass$/),
+      expect.stringMatching(/^[0-9a-f]{32}\.pkpass$/),
+      expect.stringMatching(/^[0-9a-f]{32}\.pkpass$/),
+    ]);
+    ['1', '2', '3'].forEach((seat, index) => {
+      const ticket = openPackage(entries[index].content, caPem());
+      expect(ticket.signatureVerifies).toBe(true);
+      expect(ticket.passJson).toMatchObject({
+        barcodes: [{ message: `GALA-2026-G${seat}` }],
+        eventTicket: {
+          auxiliaryFields: [
+            { key: 'row', value: 'G' },
+            { key: 'seat', value: seat },
+          ],
+        },
+      });
+    });
+    const page = readFileSync(join(workDir, 'family.html'), 'utf8');
+    expect(page.match(/<article class="card"/g)).toHaveLength(3);
+    expect(page).toContain(`href="${outputs.FAMILY_URL}/passes.pkpasses">Add to WalletA</a>`);
+    expect(page).toContain('Add to WalletB');
   });
 
   it('coupon: the offer, its Code128 code and its end', () => {

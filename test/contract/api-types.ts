@@ -417,6 +417,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/wallet-pass/{id}/holders/bundle': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Bundle holders: many passes, one tap
+     * @description 2 to 10 different Active holders of the pass (a family's tickets) handed over together: `walletAUrl` downloads one `.pkpasses` bundle (`application/vnd.apple.pkpasses`, a zip of each holder's signed `.pkpass`), `googleSaveUrl` saves all their WalletB objects with one link, grouped, and `pageUrl` shows their passes with both buttons. The links are unguessable and need no credentials, like a holder's page; they last as long as the pass. A holder Voided later is left out of all three.
+     */
+    post: operations['HolderBundlesController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/wallet-pass/{id}/holders': {
     parameters: {
       query?: never;
@@ -1776,6 +1796,34 @@ export interface components {
       createdTime: string;
       /** Format: date-time */
       finishedTime: string | null;
+    };
+    CreateHolderBundleDto: {
+      /**
+       * @description 2 to 10 different Active holders of the pass, by id, in the order their passes are shown and added.
+       * @example [
+       *       "019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b",
+       *       "019a2b3c-2223-7f60-8a1b-2c3d4e5f6a7b",
+       *       "019a2b3c-2224-7f60-8a1b-2c3d4e5f6a7b"
+       *     ]
+       */
+      holderIds: string[];
+    };
+    HolderBundleResponse: {
+      /**
+       * @description One `.pkpasses` download (`application/vnd.apple.pkpasses`): each holder's own signed `.pkpass`, as their own link serves it; WalletA adds them all in one tap.
+       * @example https://wallet.brand.example/p/riverside-gala/b/Xq7vR2k9mT4pL0sN8cW3eZaB5dF6gHj1/passes.pkpasses
+       */
+      walletAUrl: string;
+      /**
+       * @description One WalletB save link of all the holders' own objects, grouped (Google's `groupingInfo`: one `groupingId`, a `sortIndex` each, in the order given): `{pageUrl}/wallet-b`, which redirects (302) to Google's save URL signed at that moment. Null when WalletB is not configured.
+       * @example https://wallet.brand.example/p/riverside-gala/b/Xq7vR2k9mT4pL0sN8cW3eZaB5dF6gHj1/wallet-b
+       */
+      googleSaveUrl: string | null;
+      /**
+       * @description A page of them all (each holder's pass) with Add to WalletA (the bundle) and Add to WalletB (the grouped link), like a holder's page: unguessable, no credentials. A holder Voided later is left out of all three links; with none left, the page says the passes are no longer valid and the downloads are a 404.
+       * @example https://wallet.brand.example/p/riverside-gala/b/Xq7vR2k9mT4pL0sN8cW3eZaB5dF6gHj1
+       */
+      pageUrl: string;
     };
     HolderInputDto: {
       /**
@@ -4897,6 +4945,79 @@ export interface operations {
            *       }
            *     }
            */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  HolderBundlesController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateHolderBundleDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HolderBundleResponse'];
+        };
+      };
+      /** @description Fewer than 2 or more than 10 holders, a holder named twice, a holder of another pass or a Voided one, or a malformed pass id; nothing written */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown or deleted pass, or a pass of another workspace; a holder id of no holder of this workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['ErrorBody'];
         };
       };

@@ -224,6 +224,14 @@ export function objectProblems(type: FakeClassType, resource: Record<string, unk
   }
   problems.dateTime('validTimeInterval.start.date');
   problems.dateTime('validTimeInterval.end.date');
+  if (resource.groupingInfo !== undefined) {
+    // GroupingInfo: a string groupingId and an integer sortIndex (Google's REST reference).
+    problems.matches('groupingInfo.groupingId', /^.+$/, 'a non-empty string');
+    const sortIndex = valueAt(resource, 'groupingInfo.sortIndex');
+    if (sortIndex !== undefined && !Number.isInteger(sortIndex)) {
+      problems.list.push(`Invalid value at 'groupingInfo.sortIndex': ${JSON.stringify(sortIndex)}`);
+    }
+  }
   switch (type) {
     case 'flight':
       problems.require('passengerName');
@@ -429,6 +437,27 @@ export class GoogleWalletFake {
     const problems = objectProblems(classType, object);
     if (problems.length > 0) throw new Error(`Invalid ${classType} object: ${problems.join('; ')}`);
     this.store(`${classType}Object`).set(id, { ...object, id });
+  }
+
+  /**
+   * Opens an "Add to Google Wallet" link (`https://pay.google.com/gp/v/save/<JWT>`) as Google
+   * does when the holder taps it: the JWT must verify with the service account's key and carry
+   * Google's claims (`iss` = the service account's email, `aud` "google", `typ`
+   * "savetowallet", `iat` in seconds, `origins` a list); then its objects are saved
+   * ({@link saveFromLink}). Throws what Google would refuse; returns the claims and the type.
+   */
+  openSaveLink(url: string): { claims: Record<string, unknown>; type: FakeClassType } {
+    const prefix = 'https://pay.google.com/gp/v/save/';
+    if (!url.startsWith(prefix)) throw new Error(`not a save link: ${url}`);
+    const { claims } = verifyRs256Jwt(url.slice(prefix.length), this.publicKey);
+    const problems: string[] = [];
+    if (claims.iss !== this.clientEmail) problems.push(`iss is ${String(claims.iss)}`);
+    if (claims.aud !== 'google') problems.push(`aud is ${String(claims.aud)}`);
+    if (claims.typ !== 'savetowallet') problems.push(`typ is ${String(claims.typ)}`);
+    if (!Number.isInteger(claims.iat)) problems.push('iat is not a time in seconds');
+    if (!Array.isArray(claims.origins)) problems.push('origins is not a list');
+    if (problems.length > 0) throw new Error(`Invalid save link: ${problems.join('; ')}`);
+    return { claims, type: this.saveFromLink(claims.payload) };
   }
 
   /**

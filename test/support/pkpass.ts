@@ -67,6 +67,25 @@ export function openPackage(pkpass: Buffer, caPem: string): OpenedPackage {
   }
 }
 
+/**
+ * The entries of a `.pkpasses` bundle, in archive order, read with the system's unzip: by
+ * name, with their bytes (each a `.pkpass` to open with {@link openPackage}).
+ */
+export function openBundle(pkpasses: Buffer): { name: string; content: Buffer }[] {
+  const dir = mkdtempSync(join(tmpdir(), 'pkpasses-'));
+  try {
+    const archive = join(dir, 'passes.pkpasses');
+    writeFileSync(archive, pkpasses);
+    const names = execFileSync('unzip', ['-Z1', archive], { encoding: 'utf8' })
+      .split('\n')
+      .filter((name) => name !== '');
+    execFileSync('unzip', ['-q', archive, '-d', join(dir, 'content')]);
+    return names.map((name) => ({ name, content: readFileSync(join(dir, 'content', name)) }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const sha1 = (content: Buffer): string => createHash('sha1').update(content).digest('hex');
 
 /** A supertest parser that keeps a binary body (a .pkpass, an image) as one Buffer. */

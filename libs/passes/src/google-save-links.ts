@@ -12,6 +12,11 @@ export interface GoogleSaveLinkProvider {
   saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null>;
   /** Whether {@link saveUrlForHolder} has a link, told without making (signing) one. */
   holderCanSave(pass: Pass, holder: Holder): boolean;
+  /**
+   * One save link of several holders' own objects, grouped under `groupingId` in the holders'
+   * order; null when none of them can be saved.
+   */
+  saveUrlForHolders(pass: Pass, holders: Holder[], groupingId: string): Promise<string | null>;
 }
 
 /**
@@ -53,6 +58,14 @@ export class GoogleSaveLinks {
    */
   saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null> {
     return this.provider?.saveUrlForHolder(pass, holder) ?? Promise.resolve(null);
+  }
+
+  /**
+   * A bundle's one link (DESIGN.md §12): the holders' own objects, grouped, in their order.
+   * Null without a provider, as when none of the holders can be saved.
+   */
+  saveUrlForHolders(pass: Pass, holders: Holder[], groupingId: string): Promise<string | null> {
+    return this.provider?.saveUrlForHolders(pass, holders, groupingId) ?? Promise.resolve(null);
   }
 
   /** Whether the holder has a save link now, without signing one: false without a provider. */

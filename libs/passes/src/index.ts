@@ -18,6 +18,9 @@ export * from './holders/holder.entity';
 export * from './holders/bulk/holder-bulk-change.entity';
 export * from './holders/bulk/holder-bulk-change.worker';
 export * from './holders/bulk/holder-bulk-changes.service';
+export * from './holders/bundles/dto/holder-bundle.dto';
+export * from './holders/bundles/holder-bundle.entity';
+export * from './holders/bundles/holder-bundles.service';
 export * from './holders/holders.service';
 export { shownMessage } from './pass-content';
 export * from './pass-kinds';
@@ -51,6 +54,7 @@ import { Segment } from './audiences/segment.entity';
 import { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
 import { HolderBulkChange } from './holders/bulk/holder-bulk-change.entity';
+import { HolderBundle } from './holders/bundles/holder-bundle.entity';
 import { Holder } from './holders/holder.entity';
 import { LinkClick } from './links/link-click.entity';
 import { PassDailyStats } from './stats/pass-daily-stats.entity';
@@ -61,5 +65,6 @@ export const PASS_ENTITIES = [
   Holder,
   Segment,
   HolderBulkChange,
+  HolderBundle,
   PassDailyStats,
 ];

@@ -18,6 +18,9 @@ import {
 import { HolderBulkChangeWorker } from './holders/bulk/holder-bulk-change.worker';
 import { HolderBulkChangesController } from './holders/bulk/holder-bulk-changes.controller';
 import { HolderBulkChangesService } from './holders/bulk/holder-bulk-changes.service';
+import { HolderBundle } from './holders/bundles/holder-bundle.entity';
+import { HolderBundlesController } from './holders/bundles/holder-bundles.controller';
+import { HolderBundlesService } from './holders/bundles/holder-bundles.service';
 import { Holder } from './holders/holder.entity';
 import { HoldersController } from './holders/holders.controller';
 import { HoldersService } from './holders/holders.service';
@@ -32,7 +35,15 @@ import { ShortLinksService } from './short-links.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Pass, ShortLink, LinkClick, Holder, Segment, HolderBulkChange]),
+    TypeOrmModule.forFeature([
+      Pass,
+      ShortLink,
+      LinkClick,
+      Holder,
+      Segment,
+      HolderBulkChange,
+      HolderBundle,
+    ]),
     // The holders' CSV import is multipart, with the uploads' limits.
     MulterModule.registerAsync({ inject: [APP_CONFIG], useFactory: multerOptions }),
     AuthModule,
@@ -42,6 +53,7 @@ import { ShortLinksService } from './short-links.service';
   controllers: [
     PassesController,
     HolderBulkChangesController,
+    HolderBundlesController,
     HoldersController,
     SegmentsController,
     AudienceController,
@@ -52,6 +64,7 @@ import { ShortLinksService } from './short-links.service';
     HoldersService,
     HolderBulkChangesService,
     HolderBulkChangeWorker,
+    HolderBundlesService,
     AudiencesService,
     SegmentsService,
     ShortLinksService,
@@ -62,6 +75,7 @@ import { ShortLinksService } from './short-links.service';
   ],
   exports: [
     PassesService,
+    HolderBundlesService,
     AudiencesService,
     SegmentsService,
     ShortLinksService,

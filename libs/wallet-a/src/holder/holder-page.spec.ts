@@ -2,7 +2,12 @@ import type { Pass } from '@app/passes';
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
 import { buildPassFace } from '../package/pass-json';
-import { renderHolderPage, type HolderPageModel } from './holder-page';
+import {
+  renderBundlePage,
+  renderHolderPage,
+  type BundlePageModel,
+  type HolderPageModel,
+} from './holder-page';
 import { barcodeSvg, urlQrSvg } from './qr-svg';
 
 const HOSTILE = '<script>alert(1)</script>';
@@ -290,6 +295,92 @@ describe("the page's barcode", () => {
     const html = figure((await renderHolderPage(model({ face }))).html);
     expect(html).toContain('aria-label="QR code"');
     expect(html).toContain('data-barcode-format="PKBarcodeFormatQR"');
+  });
+});
+
+describe("a bundle's page", () => {
+  const seat = (value: string, barcodeValue: string) =>
+    buildPassFace(pass, { fieldValues: { city: value }, barcodeValue, barcodeText: null });
+  const event = {
+    heading: 'Summer Gala',
+    route: null,
+    rows: [{ label: 'Venue', value: 'Riverside Hall' }],
+  };
+
+  function bundleModel(overrides: Partial<BundlePageModel> = {}): BundlePageModel {
+    const pageUrl = 'https://wallet.test/p/gold-card/b/abcdefghijklmnopqrstuvwxyz012345';
+    const { language, passName, organizationName, description, logo, strip } = model();
+    return {
+      language,
+      passName,
+      organizationName,
+      description,
+      logo,
+      strip,
+      pageUrl,
+      walletAUrl: `${pageUrl}/passes.pkpasses`,
+      walletBUrl: 'https://pay.example/save/jwt',
+      colours: buildPassFace(pass),
+      cards: [
+        { face: seat('Lyon', 'member-1'), kind: event },
+        { face: seat('Nice', 'member-2'), kind: event },
+      ],
+      ...overrides,
+    };
+  }
+
+  it("shows every holder's pass, the kind they share once, and buttons that add them all", async () => {
+    const { html, contentSecurityPolicy } = await renderBundlePage(bundleModel());
+    expect(html.match(/<article class="card"/g)).toHaveLength(2);
+    expect(html).toContain('aria-label="Gold card (1 of 2)"');
+    expect(html).toContain('aria-label="Gold card (2 of 2)"');
+    expect(html).toContain('data-barcode-message="member-1"');
+    expect(html).toContain('data-barcode-message="member-2"');
+    expect(html).toContain('<p class="count">2 passes</p>');
+    expect(html.match(/<section class="kind"/g)).toHaveLength(1);
+    expect(html).toContain('<h2 id="kind-title">Summer Gala</h2>');
+    expect(html).toContain(
+      'href="https://wallet.test/p/gold-card/b/abcdefghijklmnopqrstuvwxyz012345/passes.pkpasses">Add to WalletA</a>',
+    );
+    expect(html).toContain('href="https://pay.example/save/jwt">Add to WalletB</a>');
+    // One tap, before the cards: ten cards would push the buttons far down a phone's screen.
+    expect(html.indexOf('class="actions"')).toBeLessThan(html.indexOf('<article'));
+    expect(html).toContain('These passes are yours alone');
+    // The holder page's policy: its one style by hash, images from its own origin.
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+    expect(contentSecurityPolicy).toBe(
+      `default-src 'none'; style-src 'sha256-${hash}'; img-src 'self'; base-uri 'none'; ` +
+        "form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(html).not.toContain('<script');
+  });
+
+  it("shows what each kind adds under its own pass when they differ (a holder's own day)", async () => {
+    const other = { ...event, rows: [{ label: 'Date', value: 'Sun 5 July 2026' }] };
+    const { html } = await renderBundlePage(
+      bundleModel({
+        cards: [
+          { face: seat('Lyon', 'member-1'), kind: event },
+          { face: seat('Nice', 'member-2'), kind: other },
+        ],
+      }),
+    );
+    expect(html).toMatch(
+      /member-1[\s\S]*id="kind-title-1"[\s\S]*member-2[\s\S]*id="kind-title-2"[\s\S]*Sun 5 July 2026/,
+    );
+  });
+
+  it('says the passes are no longer valid when none is left, showing none of them', async () => {
+    const { html } = await renderBundlePage(
+      bundleModel({ cards: [], walletAUrl: null, walletBUrl: null }),
+    );
+    expect(html).toContain('These passes are no longer valid.');
+    expect(html).not.toContain('<article');
+    expect(html).not.toContain('Add to WalletA');
+    expect(html).not.toContain('class="handoff"');
+    expect(html).not.toContain('class="count"');
+    expect(html).toContain('--pass-bg: #1A2B3C;');
   });
 });
 

@@ -13,25 +13,57 @@ export interface PageImage {
   srcset: string;
 }
 
-export interface HolderPageModel {
+/** One pass a page shows, as its holder sees it. */
+export interface PageCard {
+  /** Colours, front fields, barcode (the package's own rule). */
+  face: PassFace;
+  /** What the pass's kind adds (a ticket's event, a coupon's offer, a trip); null: none. */
+  kind: KindDetails | null;
+}
+
+/** The pass's colours (of its face, which are the pass's for every holder). */
+type PassColours = Pick<PassFace, 'backgroundColor' | 'foregroundColor' | 'labelColor'>;
+
+/** What a page shows around the passes: the pass's texts and images, its links. */
+interface PageFrame {
   /** The BCP 47 tag of the texts the page shows (its `lang`). */
   language: string;
   passName: string;
   organizationName: string;
   description: string;
-  /** The pass as its holder sees it: colours, front fields, barcode (the package's own rule). */
-  face: PassFace;
-  /** What the pass's kind adds (a ticket's event, a coupon's offer, a trip); null: none. */
-  kind: KindDetails | null;
   logo: PageImage | null;
   strip: PageImage | null;
   /** The page's own address (`PUBLIC_BASE_URL` + path): the "open on your phone" code. */
   pageUrl: string;
-  /** A personal holder's page: its link is theirs alone, and the page says so. */
-  personal: boolean;
-  /** Null: the pass is no longer valid (a voided holder): the page says so, with no buttons. */
+  /** Null: no longer valid (a voided holder, a bundle with none left): said, with no buttons. */
   walletAUrl: string | null;
   walletBUrl: string | null;
+}
+
+/** The page of the shared pass (`/p/{slug}`) or of one holder's copy (`/p/{slug}/h/{token}`). */
+export interface HolderPageModel extends PageFrame, PageCard {
+  /** A personal holder's page: its link is theirs alone, and the page says so. */
+  personal: boolean;
+}
+
+/**
+ * A bundle's page (`/p/{slug}/b/{token}`, DESIGN.md §12): several holders' passes, their
+ * buttons adding them all (the `.pkpasses` bundle, the grouped WalletB link). Personal, like a
+ * holder's page.
+ */
+export interface BundlePageModel extends PageFrame {
+  /** The holders' passes still valid, in the bundle's order; none: no longer valid. */
+  cards: PageCard[];
+  /** The colours of every card, and of the page when none is left. */
+  colours: PassColours;
+}
+
+/** What the page renderer reads: one card or several. */
+interface PageModel extends PageFrame {
+  cards: PageCard[];
+  colours: PassColours;
+  personal: boolean;
+  bundle: boolean;
 }
 
 /** HTML-escaped, and without the characters no holder should see ({@link displayText}). */
@@ -97,7 +129,7 @@ function fields(className: string, list: PassJsonField[]): string {
  * The pass's kind as what it is: a boarding pass's origin → destination, then the event, offer
  * or trip with its dates (each in a `<time>` with the ISO value) and place.
  */
-function kindSection(kind: KindDetails | null): string {
+function kindSection(kind: KindDetails | null, titleId: string): string {
   if (kind === null) return '';
   const stop = (end: 'from' | 'to', { code, name }: { code: string; name: string }) =>
     `<div class="stop ${end}"><span class="code">${escape(code)}</span><span class="name">${escape(name)}</span></div>`;
@@ -116,17 +148,17 @@ function kindSection(kind: KindDetails | null): string {
       return `<div class="detail"><dt>${escape(row.label)}</dt><dd>${value}</dd></div>`;
     })
     .join('\n        ');
-  return `<section class="kind" aria-labelledby="kind-title">
+  return `<section class="kind" aria-labelledby="${titleId}">
       ${route}
-      <h2 id="kind-title">${escape(kind.heading)}</h2>
+      <h2 id="${titleId}">${escape(kind.heading)}</h2>
       <dl class="details">
         ${rows}
-      </dl>${upcomingList(kind.upcoming)}
+      </dl>${upcomingList(kind.upcoming, titleId.replace('kind-title', 'upcoming-title'))}
     </section>`;
 }
 
 /** A festival's or a season ticket's events, in order: when (a `<time>`), what and where. */
-function upcomingList(upcoming: KindDetails['upcoming']): string {
+function upcomingList(upcoming: KindDetails['upcoming'], titleId: string): string {
   if (upcoming === undefined || upcoming.length === 0) return '';
   const items = upcoming
     .map(
@@ -138,8 +170,8 @@ function upcomingList(upcoming: KindDetails['upcoming']): string {
     )
     .join('\n        ');
   return `
-      <h3 id="upcoming-title">Upcoming events</h3>
-      <ol class="upcoming" aria-labelledby="upcoming-title">
+      <h3 id="${titleId}">Upcoming events</h3>
+      <ol class="upcoming" aria-labelledby="${titleId}">
         ${items}
       </ol>`;
 }
@@ -150,7 +182,7 @@ function upcomingList(upcoming: KindDetails['upcoming']): string {
  * pointer that hovers meets a wide window (a desktop browser): phones and tablets match neither
  * `(pointer: fine)` nor, in portrait, the width; no user-agent sniffing.
  */
-function styleSheet(face: PassFace): string {
+function styleSheet(face: PassColours): string {
   const background = colour(face.backgroundColor, '#ffffff');
   const foreground = colour(face.foregroundColor, '#000000');
   const label = colour(face.labelColor, foreground);
@@ -163,6 +195,8 @@ function styleSheet(face: PassFace): string {
   .issuer { margin: 0 0 .25rem; font-size: .8rem; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--muted); }
   h1 { font-size: 1.6rem; line-height: 1.2; margin: 0; }
   .description { margin: .35rem 0 0; color: var(--muted); }
+  .count { margin: .35rem 0 0; font-weight: 600; }
+  .pass > .card + .card, .pass > .kind + .card { margin-top: 1.25rem; }
   .card { --pass-bg: ${background}; --pass-fg: ${foreground}; --pass-label: ${label}; background: var(--pass-bg); color: var(--pass-fg); border-radius: 14px; overflow: hidden; box-shadow: 0 1px 2px rgba(0,0,0,.08), 0 12px 32px rgba(0,0,0,.16); }
   .card-top { display: flex; align-items: center; justify-content: space-between; gap: 1rem; min-height: 3.5rem; padding: .75rem 1rem; }
   .logo { display: block; max-height: 2.5rem; max-width: 55%; object-fit: contain; object-position: left center; }
@@ -205,6 +239,7 @@ function styleSheet(face: PassFace): string {
   .upcoming .event-venue { font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
   .voided { filter: grayscale(1); opacity: .6; }
   .actions { display: flex; flex-direction: column; gap: .75rem; margin-top: 1.5rem; }
+  .pass > .actions:first-child { margin: 0 0 1.25rem; }
   .button { display: block; text-align: center; padding: .95rem 1rem; border-radius: 12px; font-weight: 600; text-decoration: none; font-size: 1rem; }
   .walleta { background: #000; color: #fff; }
   .walletb { background: #1a73e8; color: #fff; }
@@ -251,10 +286,28 @@ async function barcodeFigure(barcode: PassBarcode): Promise<string> {
  * barcode), then the two "add to wallet" buttons; on a desktop browser, a QR code of the page's
  * own URL to open it on the phone where the wallet is.
  */
-export async function renderHolderPage(model: HolderPageModel): Promise<HolderPage> {
-  const { face } = model;
-  const valid = model.walletAUrl !== null;
-  const style = styleSheet(face);
+export function renderHolderPage(model: HolderPageModel): Promise<HolderPage> {
+  const { face, kind, ...frame } = model;
+  return renderPage({ ...frame, cards: [{ face, kind }], colours: face, bundle: false });
+}
+
+/**
+ * A bundle's page: the same page with each holder's pass, one under the other, and buttons that
+ * add them all, above the passes (up to ten cards would push them far down a phone's screen).
+ * What the passes' kind adds is shown once when it is the same for all of them (a family's
+ * tickets to one event), else under each pass.
+ */
+export function renderBundlePage(model: BundlePageModel): Promise<HolderPage> {
+  return renderPage({ ...model, personal: true, bundle: true });
+}
+
+/** One pass as Wallet shows it; `label` names it among the page's passes. */
+async function renderCard(
+  model: PageModel,
+  { face }: PageCard,
+  label: string,
+  valid: boolean,
+): Promise<string> {
   const logo = model.logo
     ? image('logo', model.logo, `${model.organizationName} logo`)
     : `<span class="logo-text">${escape(model.organizationName)}</span>`;
@@ -267,6 +320,35 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
   // A voided pass shows no barcode: it must not be scanned any more.
   const barcode =
     valid && face.barcode ? await barcodeFigure(face.barcode) : '<div class="no-barcode"></div>';
+  return `<article class="card${valid ? '' : ' voided'}" aria-label="${escape(label)}">
+      <div class="card-top">
+        ${logo}
+        ${fields('header', face.headerFields)}
+      </div>
+      ${strip}
+      ${fields('secondary', face.secondaryFields)}
+      ${fields('auxiliary', face.auxiliaryFields)}
+      ${barcode}
+    </article>`;
+}
+
+async function renderPage(model: PageModel): Promise<HolderPage> {
+  const { cards } = model;
+  const valid = model.walletAUrl !== null;
+  const style = styleSheet(model.colours);
+  const [first] = cards;
+  const sharedKind = cards.every(
+    (card) => JSON.stringify(card.kind) === JSON.stringify(first.kind),
+  );
+  const passes: string[] = [];
+  for (const [index, card] of cards.entries()) {
+    const label =
+      cards.length > 1 ? `${model.passName} (${index + 1} of ${cards.length})` : model.passName;
+    passes.push(await renderCard(model, card, label, valid));
+    if (!sharedKind) passes.push(kindSection(card.kind, `kind-title-${index + 1}`));
+  }
+  if (sharedKind && first !== undefined) passes.push(kindSection(first.kind, 'kind-title'));
+  const theseAre = model.bundle ? 'These passes are' : 'This pass is';
   const walletB = model.walletBUrl
     ? `<a class="button walletb" href="${escape(model.walletBUrl)}">Add to WalletB</a>`
     : `<span class="button walletb disabled" aria-disabled="true" title="WalletB is not set up for this pass">Add to WalletB</span>`;
@@ -275,7 +357,7 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
       <a class="button walleta" href="${escape(model.walletAUrl ?? '')}">Add to WalletA</a>
       ${walletB}
     </nav>`
-    : '<p class="notice">This pass is no longer valid.</p>';
+    : `<p class="notice">${theseAre} no longer valid.</p>`;
   const handoff = valid
     ? `<aside class="handoff" aria-labelledby="handoff-title">
     <h2 id="handoff-title">Open on your phone</h2>
@@ -283,9 +365,11 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
     <figure class="qr" data-url="${escape(model.pageUrl)}">
       ${await urlQrSvg(model.pageUrl)}
     </figure>
-    ${model.personal ? '<p class="private">This pass is yours alone: keep the code to yourself.</p>' : ''}
+    ${model.personal ? `<p class="private">${theseAre} yours alone: keep the code to yourself.</p>` : ''}
   </aside>`
     : '';
+  const count =
+    model.bundle && cards.length > 0 ? `\n    <p class="count">${cards.length} passes</p>` : '';
   const html = `<!doctype html>
 <html lang="${escape(model.language)}">
 <head>
@@ -300,21 +384,10 @@ export async function renderHolderPage(model: HolderPageModel): Promise<HolderPa
   <header class="intro">
     <p class="issuer">${escape(model.organizationName)}</p>
     <h1>${escape(model.passName)}</h1>
-    <p class="description">${escape(model.description)}</p>
+    <p class="description">${escape(model.description)}</p>${count}
   </header>
   <div class="pass">
-    <article class="card${valid ? '' : ' voided'}" aria-label="${escape(model.passName)}">
-      <div class="card-top">
-        ${logo}
-        ${fields('header', face.headerFields)}
-      </div>
-      ${strip}
-      ${fields('secondary', face.secondaryFields)}
-      ${fields('auxiliary', face.auxiliaryFields)}
-      ${barcode}
-    </article>
-    ${kindSection(model.kind)}
-    ${actions}
+    ${(model.bundle && valid ? [actions, ...passes] : [...passes, actions]).join('\n    ')}
   </div>
   ${handoff}
 </main>

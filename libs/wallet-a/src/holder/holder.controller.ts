@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import type { Request, Response } from 'express';
 import { HolderService } from './holder.service';
-import { sendPackage } from './send-package';
+import { PKPASSES_CONTENT_TYPE, sendPackage } from './send-package';
 
 class SlugParam {
   @Matches(/^[A-Za-z0-9_-]{3,64}$/) slug!: string;
@@ -26,6 +26,11 @@ class HolderParams extends SlugParam {
   @Matches(/^[A-Za-z0-9_-]{16,64}$/) holderToken!: string;
 }
 
+class BundleParams extends SlugParam {
+  /** A bundle token: base64url, as a holder token (DESIGN.md §12). */
+  @Matches(/^[A-Za-z0-9_-]{16,64}$/) bundleToken!: string;
+}
+
 /**
  * Requests one client IP may make to the holder pages a minute. A launch brings a crowd behind
  * one address (a venue's Wi-Fi, carrier-grade NAT): a thousand phones opening the page, its
@@ -35,8 +40,9 @@ class HolderParams extends SlugParam {
 const HOLDER_PAGE_REQUESTS_PER_IP_PER_MINUTE = 10_000;
 
 /**
- * What a holder's browser opens: `downloadUrl` = `/p/{slug}` (the shared pass) or
- * `/p/{slug}/h/{holderToken}` (a personal holder's). Published passes only.
+ * What a holder's browser opens: `downloadUrl` = `/p/{slug}` (the shared pass),
+ * `/p/{slug}/h/{holderToken}` (a personal holder's) or `/p/{slug}/b/{bundleToken}` (a bundle of
+ * holders', DESIGN.md §12). Published passes only.
  */
 @ApiExcludeController()
 @Controller('p')
@@ -118,5 +124,41 @@ export class HolderController {
   ): Promise<void> {
     const pkpass = await this.holder.holderPackage(slug, holderToken);
     sendPackage(request, response, pkpass, `${slug}.pkpass`);
+  }
+
+  /** A bundle's page (`pageUrl`): its holders' passes, with buttons that add them all. */
+  @Get(':slug/b/:bundleToken')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Cache-Control', 'no-cache')
+  @Header('Vary', 'Accept-Language')
+  async bundlePage(
+    @Param() { slug, bundleToken }: BundleParams,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    const page = await this.holder.bundlePage(slug, bundleToken, acceptLanguage);
+    response.setHeader('Content-Security-Policy', page.contentSecurityPolicy);
+    return page.html;
+  }
+
+  /** A bundle's `walletAUrl`: one `.pkpasses` of its holders' packages. */
+  @Get(':slug/b/:bundleToken/passes.pkpasses')
+  async bundleDownload(
+    @Param() { slug, bundleToken }: BundleParams,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const bundle = await this.holder.bundlePackage(slug, bundleToken);
+    sendPackage(request, response, bundle, `${slug}.pkpasses`, PKPASSES_CONTENT_TYPE);
+  }
+
+  /** A bundle's `googleSaveUrl`: a redirect to its grouped save link, signed at each visit. */
+  @Get(':slug/b/:bundleToken/wallet-b')
+  @Header('Cache-Control', 'no-store')
+  async bundleWalletB(
+    @Param() { slug, bundleToken }: BundleParams,
+    @Res() response: Response,
+  ): Promise<void> {
+    response.redirect(302, await this.holder.bundleWalletBUrl(slug, bundleToken));
   }
 }

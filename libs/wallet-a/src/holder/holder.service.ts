@@ -2,9 +2,12 @@ import { APP_CONFIG, EntityRows, NotFoundError, type AppConfig } from '@app/core
 import {
   GoogleSaveLinks,
   Holder,
+  HolderBundlesService,
+  holderBundleUrls,
   Pass,
   passKindOf,
   pickLanguage,
+  type OpenedBundle,
   type PassLocalization,
 } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
@@ -12,7 +15,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { buildPassFace, type PassFace } from '../package/pass-json';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
-import { renderHolderPage, type HolderPage, type PageImage } from './holder-page';
+import {
+  renderBundlePage,
+  renderHolderPage,
+  type HolderPage,
+  type PageCard,
+  type PageImage,
+} from './holder-page';
 import { kindDetails } from './kind-details';
 
 /** The images the page shows (Wallet's names, with their @2x/@3x files). */
@@ -34,6 +43,7 @@ export class HolderService {
     private readonly packages: PassPackageService,
     private readonly uploads: UploadsService,
     private readonly googleSaveLinks: GoogleSaveLinks,
+    private readonly bundles: HolderBundlesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.passRows = new EntityRows(dataSource, Pass, 'p');
@@ -88,6 +98,49 @@ export class HolderService {
   }
 
   /**
+   * A bundle's page (DESIGN.md §12): each of its holders' passes, Add to WalletA downloading
+   * them all (`.pkpasses`) and Add to WalletB saving them all (one grouped link, signed now).
+   * Holders Voided since the bundle was made are left out; with none left, the page says the
+   * passes are no longer valid and offers nothing to add.
+   */
+  async bundlePage(
+    slug: string,
+    bundleToken: string,
+    acceptLanguage?: string,
+  ): Promise<HolderPage> {
+    const { pass, bundle, holders } = await this.publishedBundle(slug, bundleToken);
+    const urls = holderBundleUrls(this.config.publicBaseUrl, pass.slug, bundle.bundleToken);
+    const texts = this.texts(pass, acceptLanguage);
+    return renderBundlePage({
+      ...this.frame(pass, texts),
+      cards: holders.map((holder) => this.card(pass, holder, texts)),
+      colours: buildPassFace(pass),
+      pageUrl: urls.pageUrl,
+      walletAUrl: holders.length === 0 ? null : urls.walletAUrl,
+      walletBUrl: await this.googleSaveLinks.saveUrlForHolders(pass, holders, bundle.id),
+    });
+  }
+
+  /** The bundle's `.pkpasses`: its holders' own packages; a 404 when none is left. */
+  async bundlePackage(slug: string, bundleToken: string): Promise<PassPackage> {
+    const { pass, holders } = await this.publishedBundle(slug, bundleToken);
+    if (holders.length === 0) throw new NotFoundError('Bundle', bundleToken);
+    return this.packages.bundleForHolders(pass, holders);
+  }
+
+  /**
+   * Google's save URL of the bundle's holders' objects, grouped, signed now (the bundle's
+   * `googleSaveUrl` redirects here): 404 when there is none (WalletB not configured, no holder
+   * left).
+   */
+  async bundleWalletBUrl(slug: string, bundleToken: string): Promise<string> {
+    const { pass, bundle, holders } = await this.publishedBundle(slug, bundleToken);
+    const url = await this.googleSaveLinks.saveUrlForHolders(pass, holders, bundle.id);
+    if (url === null) throw new NotFoundError('Bundle', bundleToken);
+    return url;
+  }
+
+  /**
    * One of the pass's logo or strip files, for the page: only of a published pass, only a file
    * its `uploadInfoList` names as such (PNG, checked when the pass was published).
    */
@@ -111,22 +164,41 @@ export class HolderService {
     acceptLanguage: string | undefined,
     urls: { pageUrl: string; walletAUrl: string | null; walletBUrl: string | null },
   ): Promise<HolderPage> {
-    const metadata = pass.passMetadata;
-    const localizations = metadata.localizations ?? {};
-    const language = pickLanguage(acceptLanguage, Object.keys(localizations));
-    const texts: PassLocalization = language === null ? {} : localizations[language];
+    const texts = this.texts(pass, acceptLanguage);
     return renderHolderPage({
+      ...this.frame(pass, texts),
+      ...this.card(pass, holder, texts),
+      personal: holder !== undefined,
+      ...urls,
+    });
+  }
+
+  /** The pass's texts in the browser's language (`Accept-Language`), when the pass has it. */
+  private texts(pass: Pass, acceptLanguage: string | undefined): PageTexts {
+    const localizations = pass.passMetadata.localizations ?? {};
+    const language = pickLanguage(acceptLanguage, Object.keys(localizations));
+    return { language, texts: language === null ? {} : localizations[language] };
+  }
+
+  /** What a page shows around its passes: the pass's names and images, in that language. */
+  private frame(pass: Pass, { language, texts }: PageTexts) {
+    const metadata = pass.passMetadata;
+    return {
       language: language ?? 'en',
       passName: texts.passName ?? pass.passName,
       organizationName: texts.organizationName ?? metadata.organizationName,
       description: texts.description ?? metadata.description,
-      face: localizedFace(buildPassFace(pass, holder), texts, holder?.fieldValues ?? {}),
-      kind: kindDetails(passKindOf(metadata, holder)),
       logo: this.pageImage(pass, 'logo'),
       strip: this.pageImage(pass, 'strip'),
-      personal: holder !== undefined,
-      ...urls,
-    });
+    };
+  }
+
+  /** The pass, or a holder's copy of it, as its holder sees it, in that language. */
+  private card(pass: Pass, holder: Holder | undefined, { texts }: PageTexts): PageCard {
+    return {
+      face: localizedFace(buildPassFace(pass, holder), texts, holder?.fieldValues ?? {}),
+      kind: kindDetails(passKindOf(pass.passMetadata, holder)),
+    };
   }
 
   /**
@@ -168,6 +240,15 @@ export class HolderService {
     return { pass, holder };
   }
 
+  /** The bundle of this token on this (published) pass, with its holders still Active. */
+  private async publishedBundle(
+    slug: string,
+    bundleToken: string,
+  ): Promise<OpenedBundle & { pass: Pass }> {
+    const pass = await this.publishedPass(slug);
+    return { pass, ...(await this.bundles.open(pass, bundleToken)) };
+  }
+
   /**
    * Drafts and deleted passes are not handed out. Read on every download (the package itself
    * is cached), so in plain SQL rather than through the query builder: see EntityRows.
@@ -181,6 +262,12 @@ export class HolderService {
     if (row === undefined) throw new NotFoundError('Pass', slug);
     return this.passRows.read(row);
   }
+}
+
+/** The language a page is in (null: the pass's own) and the pass's texts in it. */
+interface PageTexts {
+  language: string | null;
+  texts: PassLocalization;
 }
 
 /**

@@ -1,12 +1,20 @@
 import type { Request, Response } from 'express';
 import type { PassPackage } from '../package/pass-package.service';
 
-/** Sends a .pkpass with validators, answering 304 when the client's copy is current. */
+export const PKPASS_CONTENT_TYPE = 'application/vnd.apple.pkpass';
+/** A bundle of passes (Apple, "Distributing and updating a pass"). */
+export const PKPASSES_CONTENT_TYPE = 'application/vnd.apple.pkpasses';
+
+/**
+ * Sends a .pkpass (or a .pkpasses bundle) with validators, answering 304 when the client's copy
+ * is current.
+ */
 export function sendPackage(
   request: Request,
   response: Response,
   pkpass: PassPackage,
   fileName: string,
+  contentType = PKPASS_CONTENT_TYPE,
 ): void {
   response.setHeader('Last-Modified', pkpass.lastModified.toUTCString());
   response.setHeader('ETag', pkpass.etag);
@@ -23,7 +31,7 @@ export function sendPackage(
     response.status(304).end();
     return;
   }
-  response.setHeader('Content-Type', 'application/vnd.apple.pkpass');
+  response.setHeader('Content-Type', contentType);
   response.setHeader('Content-Disposition', `attachment; filename="${fileName}"`);
   response.setHeader('Content-Length', String(pkpass.buffer.length));
   response.status(200).end(pkpass.buffer);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { PassTokenService } from '../signing/pass-token.service';
 import { SigningMaterialProvider } from '../signing/signing-material';
 import { buildPassFiles } from './pass-files';
-import { passSigner, writePkpass, type PassSigner } from './pkpass-archive';
+import { passSigner, writePkpass, writePkpasses, type PassSigner } from './pkpass-archive';
 
 export interface PassPackage {
   buffer: Buffer;
@@ -54,6 +54,26 @@ export class PassPackageService {
     return this.cached(`${pass.id}:${pass.version}:${holder.id}:${holder.version}`, () =>
       this.build(pass, holder),
     );
+  }
+
+  /**
+   * A bundle of holders' packages (DESIGN.md §12): one `.pkpasses` with each holder's own
+   * package, exactly as {@link packageForHolder} serves it (cached per holder version), named by
+   * the holder's serial number, in the holders' order. Last-Modified is the latest of theirs.
+   * Not cached itself: zipping stored packages costs a copy of their bytes.
+   */
+  async bundleForHolders(pass: Pass, holders: readonly Holder[]): Promise<PassPackage> {
+    const packages = await Promise.all(
+      holders.map((holder) => this.packageForHolder(pass, holder)),
+    );
+    const lastModified = new Date(
+      Math.max(...packages.map((built) => built.lastModified.getTime())),
+    );
+    const buffer = await writePkpasses(
+      holders.map((holder, index) => [`${holder.serialNumber}.pkpass`, packages[index].buffer]),
+      lastModified,
+    );
+    return { buffer, etag: `"${createHash('sha1').update(buffer).digest('hex')}"`, lastModified };
   }
 
   private async cached(key: string, build: () => Promise<PassPackage>): Promise<PassPackage> {

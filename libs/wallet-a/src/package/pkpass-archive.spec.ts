@@ -2,12 +2,12 @@ import type { Pass, PassMetadataDto } from '@app/passes';
 import { PKPass } from 'passkit-generator';
 import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
 // The end-to-end suites' package reader: unzip, and openssl to verify as a device would.
-import { openPackage, sha1 } from '../../../../test/support/pkpass';
+import { openBundle, openPackage, sha1 } from '../../../../test/support/pkpass';
 import { generateDevelopmentMaterial } from '../signing/signing-material';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildPassJson, PK_BARCODE_FORMATS } from './pass-json';
-import { passSigner, writePkpass } from './pkpass-archive';
+import { passSigner, writePkpass, writePkpasses } from './pkpass-archive';
 
 const material = generateDevelopmentMaterial('pass.example.unit', 'TEAMUNIT01');
 
@@ -274,5 +274,23 @@ describe('pkpass archive', () => {
       'icon.png': sha1(image),
     });
     expect(opened.files['icon.png'].equals(image)).toBe(true);
+  });
+
+  it('bundles packages as Apple describes .pkpasses: a flat zip of the .pkpass files', async () => {
+    const signer = passSigner(material);
+    const packages: [string, Buffer][] = [];
+    for (const serial of ['serial-1', 'serial-2', 'serial-3']) {
+      const json = { ...passJson, serialNumber: serial };
+      const files = new Map([['pass.json', Buffer.from(JSON.stringify(json))]]);
+      packages.push([`${serial}.pkpass`, await writePkpass(files, signer, new Date())]);
+    }
+    const entries = openBundle(await writePkpasses(packages, new Date()));
+    expect(entries.map((entry) => entry.name)).toEqual(packages.map(([name]) => name));
+    entries.forEach((entry, index) => {
+      expect(entry.content.equals(packages[index][1])).toBe(true);
+      const opened = openPackage(entry.content, material.wwdrPem);
+      expect(opened.signatureVerifies).toBe(true);
+      expect(opened.passJson.serialNumber).toBe(`serial-${index + 1}`);
+    });
   });
 });

@@ -54,9 +54,9 @@ export function signManifest(manifest: Buffer, signer: PassSigner): Buffer {
 }
 
 /**
- * The .pkpass: the files, their manifest and its signature in one zip. yazl writes each entry
- * once into a stream (no copy of the archive per file). Entries are stored, not deflated: PNGs
- * do not shrink and the JSON is a few KB, so compressing would cost CPU and save nothing.
+ * The .pkpass: the files, their manifest and its signature in one zip. Entries are stored, not
+ * deflated: PNGs do not shrink and the JSON is a few KB, so compressing would cost CPU and save
+ * nothing.
  */
 export async function writePkpass(
   files: ReadonlyMap<string, Buffer>,
@@ -67,7 +67,23 @@ export async function writePkpass(
   const entries = new Map(files);
   entries.set('manifest.json', manifest);
   entries.set('signature', signManifest(manifest, signer));
+  return storedZip(entries, modified);
+}
 
+/**
+ * A `.pkpasses` bundle of passes (Apple, "Distributing and updating a pass": a zip of the
+ * passes' `.pkpass` files, at most 10 passes and 150 MB): each signed package as it is, by its
+ * file name, at the top of the archive, stored (a package is a zip already).
+ */
+export function writePkpasses(
+  packages: Iterable<[string, Buffer]>,
+  modified: Date,
+): Promise<Buffer> {
+  return storedZip(packages, modified);
+}
+
+/** A zip of the entries in order, stored. yazl writes each entry once into a stream. */
+async function storedZip(entries: Iterable<[string, Buffer]>, modified: Date): Promise<Buffer> {
   const zip = new ZipFile();
   for (const [name, content] of entries) {
     zip.addBuffer(content, name, { mtime: modified, compress: false });

@@ -87,11 +87,28 @@ export class WalletBClassesService implements GoogleSaveLinkProvider, OnModuleIn
   async saveUrlForHolder(pass: Pass, holder: Holder): Promise<string | null> {
     if (this.account === null || !this.holderCanSave(pass, holder)) return null;
     const [type, images] = await Promise.all([this.classTypeOf(pass), this.objectImages(pass)]);
-    return this.saveUrlOf(this.account, type, {
-      id: holderObjectId(this.issuerId, holder),
-      classId: classIdFor(this.issuerId, pass.id),
-      ...buildHolderObjectContent(pass, type, holder, images),
-    });
+    return this.saveUrlOf(this.account, type, this.holderObject(pass, type, holder, images));
+  }
+
+  /**
+   * A bundle's "Add to WalletB" link (DESIGN.md §12): one save link of the holders' own objects
+   * (each as {@link saveUrlForHolder} makes it), grouped as Google groups passes: one
+   * `groupingId`, a `sortIndex` each in the holders' order. Holders that cannot be saved (Voided)
+   * are left out; null when none is left or WalletB is not configured.
+   */
+  async saveUrlForHolders(
+    pass: Pass,
+    holders: Holder[],
+    groupingId: string,
+  ): Promise<string | null> {
+    const savable = holders.filter((holder) => this.holderCanSave(pass, holder));
+    if (this.account === null || savable.length === 0) return null;
+    const [type, images] = await Promise.all([this.classTypeOf(pass), this.objectImages(pass)]);
+    const objects = savable.map((holder, index): WalletObject => ({
+      ...this.holderObject(pass, type, holder, images),
+      groupingInfo: { groupingId, sortIndex: index + 1 },
+    }));
+    return this.saveUrlOf(this.account, type, ...objects);
   }
 
   /** Whether {@link saveUrlFor} has a link, without the image lookups and the signature. */
@@ -107,11 +124,25 @@ export class WalletBClassesService implements GoogleSaveLinkProvider, OnModuleIn
     return this.passCanSave(pass) && holder.status === 'Active';
   }
 
+  /** A personal holder's own object (`<issuer id>.<serial number>`), its values as they are. */
+  private holderObject(
+    pass: Pass,
+    type: ClassType,
+    holder: Holder,
+    images: ObjectImages,
+  ): WalletObject {
+    return {
+      id: holderObjectId(this.issuerId, holder),
+      classId: classIdFor(this.issuerId, pass.id),
+      ...buildHolderObjectContent(pass, type, holder, images),
+    };
+  }
+
   /**
-   * Google's save URL: an RS256 JWT, signed with the service account's key, of the object under
-   * its class type's payload key (`loyaltyObjects`, `genericObjects`, ...).
+   * Google's save URL: an RS256 JWT, signed with the service account's key, of the objects
+   * under their class type's payload key (`loyaltyObjects`, `genericObjects`, ...).
    */
-  private saveUrlOf(account: ServiceAccount, type: ClassType, object: WalletObject): string {
+  private saveUrlOf(account: ServiceAccount, type: ClassType, ...objects: WalletObject[]): string {
     const jwt = signRs256Jwt(
       {
         typ: 'JWT',
@@ -123,7 +154,7 @@ export class WalletBClassesService implements GoogleSaveLinkProvider, OnModuleIn
         typ: 'savetowallet',
         iat: Math.floor(Date.now() / 1000),
         origins: [new URL(this.config.publicBaseUrl).origin],
-        payload: saveLinkPayload(type, object),
+        payload: saveLinkPayload(type, ...objects),
       },
       account.privateKey,
     );

@@ -42,10 +42,13 @@ export function classTypeFor(metadata: KindMetadata): ClassType {
   return CLASS_TYPES[passTypeOf(metadata)](metadata);
 }
 
-/** A save link's JWT `payload`: the object under its class type's key (`loyaltyObjects`, ...). */
+/**
+ * A save link's JWT `payload`: the objects (one, or a bundle's several) under their class
+ * type's key (`loyaltyObjects`, ...).
+ */
 export function saveLinkPayload(
   type: ClassType,
-  object: WalletObject,
+  ...objects: WalletObject[]
 ): Record<string, WalletObject[]> {
-  return { [COLLECTIONS[type].saveLinkKey]: [object] };
+  return { [COLLECTIONS[type].saveLinkKey]: objects };
 }

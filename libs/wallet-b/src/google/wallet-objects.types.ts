@@ -205,6 +205,12 @@ export type WalletClass = ClassOf[ClassType];
 
 // ---- Objects ------------------------------------------------------------------------------
 
+/** Passes of one `groupingId` show together (a carousel), by `sortIndex`, lowest first. */
+export interface GroupingInfo {
+  groupingId: string;
+  sortIndex: number;
+}
+
 interface ObjectBase {
   id: string;
   classId: string;
@@ -216,6 +222,8 @@ interface ObjectBase {
   validTimeInterval?: TimeInterval;
   /** Messages added to this object alone (a notification to chosen holders). */
   messages?: WalletMessage[];
+  /** Set in a bundle's save link only, where the holders' objects are saved together. */
+  groupingInfo?: GroupingInfo;
 }
 
 export interface GenericObject extends ObjectBase {
@@ -282,10 +290,10 @@ export type WalletObject = ObjectOf[ClassType];
 /** `Omit` applied to each member of a union (TypeScript's own collapses the union). */
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** The fields of an object that follow the pass (everything but id, class and messages). */
+/** The fields of an object that follow the pass (all but id, class, messages and grouping). */
 export type ObjectContentOf<T extends ClassType> = OmitEach<
   ObjectOf[T],
-  'id' | 'classId' | 'messages'
+  'id' | 'classId' | 'messages' | 'groupingInfo'
 >;
 
 export type WalletObjectContent = ObjectContentOf<ClassType>;

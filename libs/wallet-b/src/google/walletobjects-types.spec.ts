@@ -46,6 +46,19 @@ function payloadsOf(name: string, type: ClassType, pass: Pass, holder: Holder): 
       schema: 'Resources',
       value: saveLinkPayload(type, holderObject),
     },
+    {
+      name: `${name} bundle's save link`,
+      schema: 'Resources',
+      value: saveLinkPayload(
+        type,
+        { ...holderObject, groupingInfo: { groupingId: 'bundle-1', sortIndex: 1 } },
+        {
+          ...holderObject,
+          id: `${ISSUER}.b2`,
+          groupingInfo: { groupingId: 'bundle-1', sortIndex: 2 },
+        },
+      ),
+    },
     { name: `${name} message`, schema: 'AddMessageRequest', value: { message } },
   ];
 }
@@ -125,7 +138,7 @@ describe("WalletB payloads against Google's typings (@googleapis/walletobjects)"
     });
 
     expect(payloads.filter((payload) => payload.name !== 'invented')).toHaveLength(
-      (KIND_NAMES.length * 2 + 1) * 6,
+      (KIND_NAMES.length * 2 + 1) * 7,
     );
     expect(typeCheckPayloads(payloads)).toEqual([
       expect.stringMatching(
