@@ -32,6 +32,7 @@ export {
 export * from './kinds/kind-names';
 export * from './kinds/kind-unit';
 export * from './kinds/kinds';
+export * from './kinds/time-zones';
 export * from './kinds/wall-clock';
 export * from './pass-counters';
 export * from './localizations';

@@ -4,10 +4,11 @@ import {
   ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
   isIsoDateTime,
 } from '@app/core';
-import { isAirportCode, parseFlightNumber } from './kinds/boarding-pass';
+import { isAirportCode, readFlight } from './kinds/boarding-pass';
 import { passTypeOf, type BarcodeFormat, type PassType } from './kinds/kind-names';
 import type { BlockName } from './kinds/kind-unit';
 import { KINDS } from './kinds/kinds';
+import { ianaTimeZone } from './kinds/time-zones';
 import { assertLocalizations } from './localizations';
 
 /** The face fields of a pass, in WalletA's order (also read by holders and audiences). */
@@ -45,9 +46,10 @@ export interface KindMetadata {
 /** What the rules read of a boarding pass's trip. */
 interface KindTransit {
   transitType?: string;
+  carrier?: string;
   number?: string;
-  origin?: { code?: string };
-  destination?: { code?: string };
+  origin?: { code?: string; timeZone?: string };
+  destination?: { code?: string; timeZone?: string };
 }
 
 /**
@@ -85,8 +87,9 @@ export function assertPassKind(metadata: KindMetadata): void {
     }
   }
   assertKindBlocks(passType, metadata);
-  if (passType === 'boardingPass' && metadata.transit?.transitType === 'air') {
-    assertFlight(metadata.transit);
+  if (passType === 'boardingPass' && metadata.transit !== undefined) {
+    assertTimeZones(metadata.transit);
+    if (metadata.transit.transitType === 'air') assertFlight(metadata.transit);
   }
   const faceKeys = new Set(
     fieldsWithPaths(metadata)
@@ -103,14 +106,15 @@ export function assertPassKind(metadata: KindMetadata): void {
 }
 
 /**
- * A flight needs what both wallets show of one: the carrier and flight number, and the airports'
- * IATA codes (WalletB's flight class refuses a flight without them).
+ * A flight needs what both wallets show of one: the airline's code and the flight number, given
+ * together (`LX318`) or apart (`carrier: "LX"`, `number: "318"`), and the airports' IATA codes
+ * (WalletB's flight class refuses a flight without them).
  */
 function assertFlight(transit: KindTransit): void {
-  if (transit.number === undefined || parseFlightNumber(transit.number) === null) {
+  const read = readFlight(transit);
+  if ('problem' in read) {
     throw new InvalidInputError({
-      [`${PREFIX}.transit.number`]:
-        "is required for an air trip: the airline's IATA or ICAO code and the flight number (e.g. BA123)",
+      [`${PREFIX}.transit.${read.problem.field}`]: read.problem.message,
     });
   }
   for (const end of ['origin', 'destination'] as const) {
@@ -118,6 +122,19 @@ function assertFlight(transit: KindTransit): void {
       throw new InvalidInputError({
         [`${PREFIX}.transit.${end}.code`]:
           "must be the airport's three-letter IATA code for an air trip",
+      });
+    }
+  }
+}
+
+/** A trip's ends name their time zones by IANA name (`Europe/Zurich`), which both wallets take. */
+function assertTimeZones(transit: KindTransit): void {
+  for (const end of ['origin', 'destination'] as const) {
+    const zone = transit[end]?.timeZone;
+    if (zone !== undefined && ianaTimeZone(zone) === null) {
+      throw new InvalidInputError({
+        [`${PREFIX}.transit.${end}.timeZone`]:
+          'must be an IANA time zone name, such as Europe/Zurich (not an offset)',
       });
     }
   }

@@ -33,6 +33,7 @@ import {
   type HolderEdit,
   holderFieldKeys,
   mergeFieldValues,
+  passengerNameProblems,
   targetingOf,
   type HolderTargeting,
   type HolderVisible,
@@ -98,6 +99,7 @@ export class HoldersService {
     if (missing !== undefined) throw new InvalidInputError(missing);
     const problems = {
       ...fieldValueProblems(pass, input.fieldValues, false),
+      ...passengerNameProblems(pass, input.passengerName),
       ...targetingProblems(input, EMPTY_TARGETING),
     };
     if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
@@ -176,8 +178,11 @@ export class HoldersService {
     input: HolderInputDto,
   ): Promise<HolderView> {
     const pass = await this.passes.getEntity(workspaceId, passId);
-    const problems = fieldValueProblems(pass, input.fieldValues, true);
-    if (problems !== undefined) throw new InvalidInputError(problems);
+    const problems = {
+      ...fieldValueProblems(pass, input.fieldValues, true),
+      ...passengerNameProblems(pass, input.passengerName),
+    };
+    if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
     const targeting = targetingProblems(input, undefined);
     if (Object.keys(targeting).length > 0) throw new InvalidInputError(targeting);
     const holder = await this.writing(input.externalId ?? '', () =>
@@ -265,7 +270,7 @@ export class HoldersService {
           // the holder since. Such a row is then refused as a Voided holder's row always is.
           const result = await runner.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
-              'relevant_date = ?, expiration_date = ?, tags = ?, attributes = ?, ' +
+              'relevant_date = ?, expiration_date = ?, passenger_name = ?, tags = ?, attributes = ?, ' +
               "version = version + ?, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
             [
               JSON.stringify(written.fieldValues),
@@ -273,6 +278,7 @@ export class HoldersService {
               written.barcodeText,
               written.relevantDate,
               written.expirationDate,
+              written.passengerName === null ? null : JSON.stringify(written.passengerName),
               JSON.stringify(written.tags),
               JSON.stringify(written.attributes),
               edited.visibleChange ? 1 : 0,
@@ -555,6 +561,9 @@ function visibleOf(input: HolderInputDto): HolderVisible {
     barcodeText: input.barcodeText ?? null,
     relevantDate: input.relevantDate ?? null,
     expirationDate: input.expirationDate ?? null,
+    passengerName: input.passengerName
+      ? { givenName: input.passengerName.givenName, familyName: input.passengerName.familyName }
+      : null,
   };
 }
 
@@ -614,6 +623,7 @@ function checkImportRows(pass: Pass, rows: ImportRow[]): void {
   rows.forEach((row, index) => {
     const problems = {
       ...fieldValueProblems(pass, row.input.fieldValues, false, keys),
+      ...passengerNameProblems(pass, row.input.passengerName),
       ...targetingProblems(row.input, EMPTY_TARGETING),
     };
     const externalId = row.input.externalId!;

@@ -1,6 +1,6 @@
 import type { PassKind, PassKindOf, PassType, RoleReader, TransitType } from '@app/passes';
 import { couponFields, eventFields, tripFields, type KindFields } from './kind-fields';
-import { eventTags, tripTags, type SemanticTags } from './semantic-tags';
+import { eventTags, semanticFlight, tripTags, type SemanticTags } from './semantic-tags';
 
 /** WalletA's pass styles: the key of pass.json's field structure. */
 export type AppleStyle = 'storeCard' | 'coupon' | 'eventTicket' | 'boardingPass' | 'generic';
@@ -16,6 +16,11 @@ interface PassJsonKind<K extends PassType> {
   fields(kind: PassKindOf<K>): KindFields;
   /** Its semantic tags (`semantic-tags.ts`); undefined for a kind that has none. */
   semantics(kind: PassKindOf<K>, value: RoleReader, poster: boolean): SemanticTags | undefined;
+  /**
+   * The newer layout this copy opts into (`preferredStyleSchemes`, iOS 26), the classic style
+   * last: devices before iOS 26 ignore the key and show the classic style of the same fields.
+   */
+  styleSchemes(kind: PassKindOf<K>, poster: boolean): string[] | undefined;
 }
 
 /** A boarding pass's `transit.transitType` as pass.json names it. */
@@ -29,6 +34,7 @@ const PK_TRANSIT_TYPES: Record<TransitType, string> = {
 
 const none = () => ({});
 const noTags = () => undefined;
+const classic = () => undefined;
 
 /** Every kind of pass as pass.json shows it: one entry per kind, which the compiler checks. */
 const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
@@ -38,6 +44,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     styleKeys: none,
     fields: none,
     semantics: noTags,
+    styleSchemes: classic,
   },
   coupon: {
     style: 'coupon',
@@ -45,6 +52,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     styleKeys: none,
     fields: couponFields,
     semantics: noTags,
+    styleSchemes: classic,
   },
   eventTicket: {
     style: 'eventTicket',
@@ -52,6 +60,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     styleKeys: none,
     fields: eventFields,
     semantics: eventTags,
+    styleSchemes: (_kind, poster) => (poster ? ['posterEventTicket', 'eventTicket'] : undefined),
   },
   boardingPass: {
     style: 'boardingPass',
@@ -61,8 +70,17 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     }),
     fields: tripFields,
     semantics: (kind, value) => tripTags(kind, value),
+    styleSchemes: (kind) =>
+      semanticFlight(kind) !== null ? ['semanticBoardingPass', 'boardingPass'] : undefined,
   },
-  generic: { style: 'generic', poster: false, styleKeys: none, fields: none, semantics: noTags },
+  generic: {
+    style: 'generic',
+    poster: false,
+    styleKeys: none,
+    fields: none,
+    semantics: noTags,
+    styleSchemes: classic,
+  },
 };
 
 /** What pass.json makes of a pass's kind, each part read from the kind's one entry. */
@@ -72,6 +90,7 @@ export interface PassJsonKindParts {
   styleKeys: Record<string, string>;
   fields: KindFields;
   semantics(value: RoleReader, poster: boolean): SemanticTags | undefined;
+  styleSchemes(poster: boolean): string[] | undefined;
 }
 
 /** The Apple style a pass's kind is shown in. */
@@ -92,5 +111,6 @@ function partsOf<K extends PassType>(kind: PassKindOf<K>): PassJsonKindParts {
     styleKeys: entry.styleKeys(kind),
     fields: entry.fields(kind),
     semantics: (value, poster) => entry.semantics(kind, value, poster),
+    styleSchemes: (poster) => entry.styleSchemes(kind, poster),
   };
 }

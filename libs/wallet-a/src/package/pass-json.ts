@@ -6,6 +6,7 @@ import {
   type BackFieldDto,
   type FieldDto,
   type Pass,
+  type PassengerName,
   type PassKind,
 } from '@app/passes';
 import { placeKindFields } from './kind-fields';
@@ -45,6 +46,8 @@ export interface PassJsonHolder {
   /** The holder's own day and end (ISO 8601); null or absent: the pass's. */
   relevantDate?: string | null;
   expirationDate?: string | null;
+  /** A boarding pass's passenger; null or absent: none. */
+  passengerName?: PassengerName | null;
 }
 
 /** Apple's colour format: `rgb(r, g, b)`. */
@@ -185,7 +188,8 @@ function passFace(pass: Pass, holder?: PassFaceHolder): PassFace {
  * (DESIGN.md §9; `pass-json-kinds.ts`): the brand's fields slot for slot (topField first in the
  * header), the kind's facts where the brand left room (`kind-fields.ts`), the relevant dates of
  * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), and the poster event
- * ticket for a kind that has one, given an artwork image. The notification message is the first
+ * ticket for a kind that has one, given an artwork image, or iOS 26's semantic boarding pass for a
+ * holder's flight that has what it shows. The notification message is the first
  * back field, which every style has. `kind`: the pass's kind for this copy, when the caller has
  * worked it out already.
  */
@@ -227,6 +231,7 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
   const poster =
     walletA.poster && pass.uploadInfoList.some((image) => isArtworkImage(image.fileName));
   const semantics = walletA.semantics(roleReader(metadata, holder?.fieldValues ?? {}), poster);
+  const styleSchemes = walletA.styleSchemes(poster);
   const expirationDate = holder?.expirationDate ?? metadata.expirationDate;
   return {
     formatVersion: 1,
@@ -255,8 +260,8 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
       : {}),
     ...(pass.deletedTime !== null || holder?.voided === true ? { voided: true } : {}),
     ...(semantics ? { semantics } : {}),
-    // Devices before iOS 26 ignore the key and show the classic ticket of the same fields.
-    ...(poster ? { preferredStyleSchemes: ['posterEventTicket', 'eventTicket'] } : {}),
+    // Devices before iOS 26 ignore the key and show the classic style of the same fields.
+    ...(styleSchemes !== undefined ? { preferredStyleSchemes: styleSchemes } : {}),
     [walletA.style]: {
       ...walletA.styleKeys,
       ...placed.face,
