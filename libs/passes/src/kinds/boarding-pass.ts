@@ -148,6 +148,10 @@ export function flightOf(transit: Pick<TransitDto, 'carrier' | 'number'>): Fligh
 export const isAirportCode = (code: string | undefined): boolean =>
   code !== undefined && /^[A-Za-z]{3}$/.test(code);
 
+/** A time's zone, for a fact: the trip end's, when it has one. */
+const zone = (timeZone: string | undefined): { timeZone?: string } =>
+  timeZone === undefined ? {} : { timeZone };
+
 /** A passenger's name as a holder gives it: "Maya Rivera". */
 export const passengerText = (name: PassengerName): string =>
   `${name.givenName} ${name.familyName}`;
@@ -198,6 +202,7 @@ export const BOARDING_PASS: KindUnit<'boardingPass'> = {
               label: 'Boards',
               value: schedule.boarding,
               time: 'dateTime',
+              ...zone(transit.origin.timeZone),
             },
           }
         : {}),
@@ -206,6 +211,7 @@ export const BOARDING_PASS: KindUnit<'boardingPass'> = {
         label: 'Departs',
         value: schedule.start ?? transit.departureTime,
         time: 'dateTime',
+        ...zone(transit.origin.timeZone),
       },
       ...(schedule.end !== undefined
         ? {
@@ -214,6 +220,7 @@ export const BOARDING_PASS: KindUnit<'boardingPass'> = {
               label: 'Arrives',
               value: schedule.end,
               time: 'dateTime',
+              ...zone(transit.destination.timeZone),
             },
           }
         : {}),

@@ -84,6 +84,8 @@ export interface KindFact {
   value: string;
   /** The value is an ISO 8601 date-time, shown with its date or as a time of day. */
   time?: 'dateTime' | 'time';
+  /** The IANA zone of the place the time is at (a trip's end), when known; else its offset's. */
+  timeZone?: string;
 }
 
 /** A ticket's event: its name, date, venue and, when known, doors, end and address. */

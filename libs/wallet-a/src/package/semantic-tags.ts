@@ -154,8 +154,11 @@ export function tripTags(
 ): SemanticTags | undefined {
   const { block: transit, schedule, passengerName } = kind;
   if (transit === null) return undefined;
+  // A flight's carrier may be the airline's code, which is no company's name.
+  const flight = transit.transitType === 'air' ? flightOf(transit) : null;
+  const provider = transit.transitType === 'air' ? flight?.airlineName : transit.carrier;
   const tags: SemanticTags = {
-    ...optional('transitProvider', transit.carrier || undefined),
+    ...optional('transitProvider', provider || undefined),
     departureLocationDescription: transit.origin.name,
     destinationLocationDescription: transit.destination.name,
     ...optional('originalDepartureDate', schedule.start),
@@ -176,7 +179,6 @@ export function tripTags(
   };
   if (transit.transitType === 'air') {
     // The IATA tags cannot take an ICAO designator (EZY); its flight number's digits still count.
-    const flight = flightOf(transit);
     const semantic = semanticFlight(kind);
     return withSeat(
       {
