@@ -173,7 +173,20 @@ export class HoldersController {
       '`externalId` is required and unique per pass. `barcodeValue`/`barcodeText` default to ' +
       "the pass's `qrUrl`/`qrText`.",
   })
-  @ApiBody({ type: HolderInputDto, examples: { holder: { value: HOLDER_EXAMPLE } } })
+  @ApiBody({
+    type: HolderInputDto,
+    examples: {
+      holder: { value: HOLDER_EXAMPLE },
+      passenger: {
+        summary: "A flight's passenger (the semantic boarding pass, when the flight has its times)",
+        value: {
+          externalId: 'booking-ABC123-1',
+          passengerName: { givenName: 'Maya', familyName: 'Rivera' },
+          fieldValues: { seat: '3A', gate: 'E44' },
+        },
+      },
+    },
+  })
   @ApiCreatedResponse({ type: HolderResponse })
   @ApiBadRequestResponse(INVALID)
   @ApiNotFoundResponse(PASS_NOT_FOUND)
@@ -349,7 +362,13 @@ export class HoldersController {
   })
   @ApiBody({
     type: HolderInputDto,
-    examples: { points: { value: { fieldValues: { points: '1350' } } } },
+    examples: {
+      points: { value: { fieldValues: { points: '1350' } } },
+      passenger: {
+        summary: "A boarding pass holder's passenger",
+        value: { passengerName: { givenName: 'Maya', familyName: 'Rivera' } },
+      },
+    },
   })
   @ApiOkResponse({ type: HolderResponse })
   @ApiBadRequestResponse(INVALID)
