@@ -539,6 +539,55 @@ describe('pages in a browser', () => {
     ]);
     await screenshot(shuttlePage, 'holder-page-boarding-pass-phone');
 
+    // A flight by carrier and number (DESIGN.md §12): its code and number in the heading, the
+    // holder's passenger, and times at each airport's clock whatever offset they were sent in.
+    const flight = await publishKind(owner, 'Flight LX318', {
+      ...base,
+      description: 'Boarding pass',
+      passType: 'boardingPass',
+      transit: {
+        transitType: 'air',
+        carrier: 'LX',
+        number: '318',
+        origin: { code: 'ZRH', name: 'Zurich', timeZone: 'Europe/Zurich' },
+        destination: { code: 'JFK', name: 'New York', timeZone: 'America/New_York' },
+        boardingTime: '2026-05-01T12:25:00+02:00',
+        departureTime: '2026-05-01T11:05:00Z',
+        arrivalTime: '2026-05-01T15:55:00-04:00',
+      },
+      auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
+      barcodeFormat: 'PDF417',
+      qrUrl: 'M1RIVERA/MAYA EABC123 ZRHJFKLX 0318',
+    });
+    const flightHolder = await request(testApp.server)
+      .post(`/v1/wallet-pass/${flight.id}/holders`)
+      .set(owner.auth)
+      .send({
+        externalId: 'flight-1',
+        fieldValues: { seat: '3A' },
+        passengerName: { givenName: 'Maya', familyName: 'Rivera' },
+      })
+      .expect(201);
+    const flightPage = await open(
+      'phone',
+      (flightHolder.body as { downloadUrl: string }).downloadUrl,
+    );
+    expect(await kindText(flightPage)).toEqual([
+      'ZRH',
+      'JFK',
+      'Flight LX318',
+      'Passenger',
+      'Maya Rivera',
+      'Boards',
+      'Fri 1 May 2026, 12:25',
+      'Departs',
+      'Fri 1 May 2026, 13:05',
+      'Arrives',
+      'Fri 1 May 2026, 15:55',
+    ]);
+    expect(await fieldText(flightPage, 'seat')).toEqual(['SEAT', '3A']);
+    await screenshot(flightPage, 'holder-page-flight-personal-phone');
+
     const genericPage = await open('phone', `${baseUrl}/p/${generic.slug}`);
     await expect(genericPage.locator('.kind').count()).resolves.toBe(0);
     expect(await fieldText(genericPage, 'name')).toEqual(['NAME', 'Staff']);

@@ -468,6 +468,107 @@ describe('Holders', () => {
       expect(Object.keys(bad.body.context as object)).toEqual(['0.expirationDate']);
     });
 
+    it("keeps a boarding pass holder's passengerName through POST, PATCH and imports; other kinds refuse it", async () => {
+      const boardingPass = await createPass({
+        passMetadata: {
+          description: 'Boarding pass',
+          organizationName: 'Brand Air',
+          passType: 'boardingPass',
+          transit: {
+            transitType: 'air',
+            carrier: 'LX',
+            number: '318',
+            origin: { code: 'ZRH', name: 'Zurich', timeZone: 'Europe/Zurich' },
+            destination: { code: 'JFK', name: 'New York', timeZone: 'America/New_York' },
+            boardingTime: '2026-05-01T12:25:00+02:00',
+            departureTime: '2026-05-01T13:05:00+02:00',
+          },
+          auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
+          qrUrl: 'M1RIVERA/MAYA',
+        },
+      });
+      const maya = { givenName: 'Maya', familyName: 'Rivera' };
+      const created = (
+        await post(boardingPass.id, { externalId: 'p-1', passengerName: maya }).expect(201)
+      ).body as HolderBody;
+      expect(created.passengerName).toEqual(maya);
+      expect((await stored(created.id)).passengerName).toEqual(maya);
+      const url = `${holders(boardingPass.id)}/${created.id}`;
+      expect((await http().get(url).set(auth()).expect(200)).body.passengerName).toEqual(maya);
+
+      // The same name again changes nothing; another is a new version; null removes it.
+      await http().patch(url).set(auth()).send({ passengerName: maya }).expect(200);
+      expect((await stored(created.id)).version).toBe(1);
+      const renamed = await http()
+        .patch(url)
+        .set(auth())
+        .send({ passengerName: { givenName: 'Maya', familyName: 'Rivera-Lopez' } })
+        .expect(200);
+      expect(renamed.body.passengerName).toEqual({ givenName: 'Maya', familyName: 'Rivera-Lopez' });
+      expect((await stored(created.id)).version).toBe(2);
+      const removed = await http().patch(url).set(auth()).send({ passengerName: null }).expect(200);
+      expect(removed.body.passengerName).toBeNull();
+      expect((await stored(created.id)).version).toBe(3);
+
+      const half = await post(boardingPass.id, {
+        externalId: 'p-2',
+        passengerName: { givenName: 'Maya' },
+      }).expect(400);
+      expect(Object.keys(half.body.context as object)).toEqual(['passengerName.familyName']);
+
+      // Imports: JSON by property, CSV by column; a row without it has none.
+      await importJson(boardingPass.id, [
+        { externalId: 'p-1', passengerName: maya },
+        { externalId: 'p-3' },
+      ]).expect(200);
+      expect((await stored(created.id)).passengerName).toEqual(maya);
+      await importCsv(
+        boardingPass.id,
+        'externalId,passengerName.givenName,passengerName.familyName,seat\n' +
+          'p-4,Alex,Meier,3A\np-1,,,\n',
+      ).expect(200);
+      expect((await stored(created.id)).passengerName).toBeNull();
+      const alex = (
+        await http()
+          .get(`${holders(boardingPass.id)}?externalId=p-4`)
+          .set(auth())
+          .expect(200)
+      ).body as PageBody;
+      expect(alex.items[0].passengerName).toEqual({ givenName: 'Alex', familyName: 'Meier' });
+      const halfCsv = await importCsv(
+        boardingPass.id,
+        'externalId,passengerName.givenName\np-5,Alex\n',
+      ).expect(400);
+      expect(halfCsv.body.context).toEqual({
+        'line 2': 'passengerName.familyName must not be null',
+      });
+
+      // A store card's holder has no passenger to show: refused, nothing written.
+      const storeCard = await createPass();
+      const refused = await post(storeCard.id, { externalId: 's-1', passengerName: maya }).expect(
+        400,
+      );
+      expect(refused.body.context).toEqual({
+        passengerName: 'is for a holder of a boardingPass; this pass is a storeCard',
+      });
+      expect(await count(storeCard.id)).toBe(0);
+      const card = (await post(storeCard.id, { externalId: 's-2' }).expect(201)).body as HolderBody;
+      expect(card.passengerName).toBeNull();
+      await http()
+        .patch(`${holders(storeCard.id)}/${card.id}`)
+        .set(auth())
+        .send({ passengerName: maya })
+        .expect(400);
+      const imported = await importJson(storeCard.id, [
+        { externalId: 's-3' },
+        { externalId: 's-4', passengerName: maya },
+      ]).expect(400);
+      expect(imported.body.context).toEqual({
+        '1.passengerName': 'is for a holder of a boardingPass; this pass is a storeCard',
+      });
+      expect(await count(storeCard.id)).toBe(1);
+    });
+
     it('voids on DELETE, idempotently; a Voided holder cannot change', async () => {
       const pass = await createPass();
       const holder = (await post(pass.id, { externalId: 'v1' }).expect(201)).body as HolderBody;

@@ -1,4 +1,4 @@
-import { Holder, Pass, type PassMetadataDto } from '@app/passes';
+import { Holder, Pass, type PassengerName, type PassMetadataDto } from '@app/passes';
 import { buildPassFiles } from '@app/wallet-a/package/pass-files';
 import type { PassJsonContext } from '@app/wallet-a/package/pass-json';
 import {
@@ -12,7 +12,7 @@ import {
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KIND_FIXTURES, KIND_NAMES } from './support/pass-kind-fixtures';
-import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from './support/wallet-a-kinds';
+import { WALLET_A_KIND_NAMES, WALLET_A_KINDS, type WalletAKind } from './support/wallet-a-kinds';
 
 /**
  * What holders get of every kind's fixture, held byte for byte in test/golden/pass-kinds/: the
@@ -61,8 +61,12 @@ function passOf(metadata: PassMetadataDto, imageNames: string[] = ['logo.png']):
   });
 }
 
-function holderOf(fieldValues: Record<string, string>): Holder {
+function holderOf(
+  fieldValues: Record<string, string>,
+  passengerName: PassengerName | null = null,
+): Holder {
   return Object.assign(new Holder(), {
+    passengerName,
     id: 'holder-1',
     serialNumber: '0123456789abcdef0123456789abcdef',
     status: 'Active',
@@ -123,6 +127,7 @@ function walletAFiles(pass: Pass, holder?: Holder): Record<string, unknown> {
             voided: false,
             relevantDate: holder.relevantDate,
             expirationDate: holder.expirationDate,
+            passengerName: holder.passengerName,
           },
         }),
   });
@@ -166,8 +171,9 @@ function goldenOf(
   metadata: PassMetadataDto,
   classType: ClassType,
   holderValues: Record<string, string>,
+  passengerName?: PassengerName,
 ): Record<string, unknown> {
-  const holder = holderOf(holderValues);
+  const holder = holderOf(holderValues, passengerName);
   const golden: Record<string, unknown> = {};
   for (const [variant, variantMetadata] of [
     ['plain', metadata],
@@ -189,8 +195,13 @@ const GOLDENS: [string, () => Record<string, unknown>][] = [
   ...WALLET_A_KIND_NAMES.map((name): [string, () => Record<string, unknown>] => [
     `wallet-a-kinds.${name}`,
     () => {
-      const kind = WALLET_A_KINDS[name];
-      return goldenOf(kind.metadata, classTypeFor(kind.metadata), kind.holderValues);
+      const kind: WalletAKind = WALLET_A_KINDS[name];
+      return goldenOf(
+        kind.metadata,
+        classTypeFor(kind.metadata),
+        kind.holderValues,
+        kind.passengerName,
+      );
     },
   ]),
   ...(['eventTicket', 'festival'] as const).map((name): [string, () => Record<string, unknown>] => [
@@ -235,7 +246,13 @@ const GOLDENS: [string, () => Record<string, unknown>][] = [
     () => {
       const fixture = KIND_FIXTURES[name];
       expect(classTypeFor(fixture.metadata)).toBe(fixture.classType);
-      return goldenOf(fixture.metadata, fixture.classType, WALLET_B_HOLDER_VALUES);
+      // The semantic flight's holder has a passenger of its own (DESIGN.md §12).
+      return goldenOf(
+        fixture.metadata,
+        fixture.classType,
+        WALLET_B_HOLDER_VALUES,
+        name === 'semanticFlight' ? { givenName: 'Maya', familyName: 'Rivera' } : undefined,
+      );
     },
   ]),
   [

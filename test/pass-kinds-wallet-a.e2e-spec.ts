@@ -73,6 +73,8 @@ interface KindCase {
   upcoming?: string[];
   /** The holder's package's semantic tags (its seat, its day). */
   holderSemantics?: Record<string, unknown>;
+  /** The newer layout the holder's copy opts into (the shared pass's is the poster's or none). */
+  holderStyleSchemes?: string[];
   /** A PATCH of the pass, and what the package shows of it. */
   change: (metadata: PassMetadataDto) => PassMetadataDto;
   changed: (json: PassJson, style: Structure) => void;
@@ -220,6 +222,48 @@ const CASES: Record<WalletAKindName | 'poster' | 'posterGeneric', KindCase> = {
       expect(json.semantics).toMatchObject({
         originalDepartureDate: '2026-05-01T09:00:00+01:00',
       });
+    },
+  },
+  semanticFlight: {
+    kind: WALLET_A_KINDS.semanticFlight,
+    images: ['footer.png', 'icon.png', 'logo.png'],
+    primaryKeys: ['transit.origin', 'transit.destination'],
+    transitType: 'PKTransitTypeAir',
+    // The shared pass has no passenger: the classic boarding pass, with what it knows.
+    semantics: {
+      airlineCode: 'LX',
+      flightCode: 'LX318',
+      flightNumber: 318,
+      originalBoardingDate: '2026-05-01T12:25:00+02:00',
+      departureLocationTimeZone: 'Europe/Zurich',
+      destinationLocationTimeZone: 'America/New_York',
+    },
+    relevantDate: '2026-05-01T11:05:00Z',
+    holderSemantics: {
+      airlineCode: 'LX',
+      flightNumber: 318,
+      originalDepartureDate: '2026-05-01T11:05:00Z',
+      originalArrivalDate: '2026-05-01T15:55:00-04:00',
+      originalBoardingDate: '2026-05-01T12:25:00+02:00',
+      departureAirportCode: 'ZRH',
+      destinationAirportCode: 'JFK',
+      departureCityName: 'Zurich',
+      destinationCityName: 'New York',
+      departureLocationTimeZone: 'Europe/Zurich',
+      destinationLocationTimeZone: 'America/New_York',
+      departureGate: 'E44',
+      destinationGate: 'B22',
+      passengerName: { givenName: 'Maya', familyName: 'Rivera' },
+      seats: [{ seatNumber: '3A' }],
+    },
+    holderStyleSchemes: ['semanticBoardingPass', 'boardingPass'],
+    change: (metadata) => ({
+      ...metadata,
+      transit: { ...metadata.transit!, boardingTime: '2026-05-01T12:35:00+02:00' },
+    }),
+    changed: (json, style) => {
+      expect(field(style, 'transit.boarding')?.value).toBe('2026-05-01T12:35:00+02:00');
+      expect(json.semantics).toMatchObject({ originalBoardingDate: '2026-05-01T12:35:00+02:00' });
     },
   },
   train: {
@@ -389,7 +433,12 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
         await http()
           .post(`/v1/wallet-pass/${pass.id}/holders`)
           .set(app.owner.auth)
-          .send({ externalId: `holder-${name}`, fieldValues: kind.holderValues, ...HOLDER_DATES })
+          .send({
+            externalId: `holder-${name}`,
+            fieldValues: kind.holderValues,
+            ...HOLDER_DATES,
+            ...(kind.passengerName !== undefined ? { passengerName: kind.passengerName } : {}),
+          })
           .expect(201)
       ).body as HolderBody;
       expect(holder).toMatchObject(HOLDER_DATES);
@@ -418,6 +467,12 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
           expect(field(poster, key)?.value).toBe(value);
         }
       }
+      expect(json.preferredStyleSchemes).toEqual(
+        kindCase.holderStyleSchemes ??
+          (kindCase.poster === 'posterEventTicket'
+            ? ['posterEventTicket', 'eventTicket']
+            : undefined),
+      );
     });
 
     it("pushes a PATCH of the pass to the pass's and the holder's devices, which fetch it", async () => {
@@ -638,7 +693,7 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     });
   });
 
-  it('documents one example request of each kind, and each creates a pass of its kind', async () => {
+  it('documents an example request of each kind, and each creates a pass of its kind', async () => {
     const docs = (await http().get('/docs-json').expect(200)).body as {
       paths: Record<
         string,
@@ -647,13 +702,16 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     };
     const examples = docs.paths['/v1/wallet-pass'].post.requestBody.content['application/json']
       .examples as Record<string, { value: { passName: string; passMetadata: object } }>;
-    // One of each kind (the festival is an event ticket), then one of each iOS 27 barcode format.
+    // One of each kind (the festival is an event ticket, the flights of DESIGN.md §12 boarding
+    // passes), then one of each iOS 27 barcode format.
     const kinds: Record<string, string> = {
       storeCard: 'storeCard',
       coupon: 'coupon',
       eventTicket: 'eventTicket',
       festival: 'eventTicket',
       boardingPass: 'boardingPass',
+      flightByCarrier: 'boardingPass',
+      semanticBoardingPass: 'boardingPass',
       generic: 'generic',
     };
     const barcodeExamples = { ean13: 'EAN13', code39: 'Code39', codabar: 'Codabar', itf: 'ITF' };

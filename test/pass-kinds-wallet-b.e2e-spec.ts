@@ -39,6 +39,8 @@ const EXPECTED: Record<
     classHas: Record<string, unknown>;
     objectHas: Record<string, unknown>;
     holderValues: Record<string, string>;
+    /** A boarding pass holder's passenger. */
+    passengerName?: { givenName: string; familyName: string };
     holderHas: Record<string, unknown>;
   }
 > = {
@@ -133,6 +135,23 @@ const EXPECTED: Record<
     holderHas: {
       passengerName: 'RIVERA/MAYA',
       boardingAndSeatingInfo: { seatNumber: '12C', boardingGroup: '1' },
+    },
+  },
+  semanticFlight: {
+    barcode: 'PDF_417',
+    classHas: {
+      // By carrier and number; its times at each airport's clock, whatever offset they have.
+      flightHeader: { carrier: { carrierIataCode: 'LX' }, flightNumber: '318' },
+      localBoardingDateTime: '2026-05-01T12:25:00',
+      localScheduledDepartureDateTime: '2026-05-01T13:05:00',
+      localScheduledArrivalDateTime: '2026-05-01T15:55:00',
+    },
+    objectHas: { passengerName: 'semanticFlight pass' },
+    holderValues: { seat: '3A' },
+    passengerName: { givenName: 'Maya', familyName: 'Rivera' },
+    holderHas: {
+      passengerName: 'Maya Rivera',
+      boardingAndSeatingInfo: { seatNumber: '3A', boardingGroup: '2' },
     },
   },
   transit: {
@@ -367,6 +386,7 @@ describe(`WalletB for every kind of pass (${TEST_DB})`, () => {
           .send({
             externalId: `maya-${name}`,
             fieldValues: expected.holderValues,
+            ...(expected.passengerName ? { passengerName: expected.passengerName } : {}),
             barcodeValue: `HOLDER-${name}`,
             expirationDate: '2026-12-31T23:00:00+01:00',
           })

@@ -449,4 +449,191 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
       expect((json.upcomingPassInformation as unknown[]).length).toBe(2);
     });
   });
+
+  describe('flights by carrier and number, and the semantic boarding pass (DESIGN.md §12)', () => {
+    const FLIGHT = {
+      transitType: 'air',
+      origin: { code: 'ZRH', name: 'Zurich', timeZone: 'Europe/Zurich' },
+      destination: { code: 'JFK', name: 'New York', timeZone: 'America/New_York' },
+      boardingTime: '2026-05-01T12:25:00+02:00',
+      departureTime: '2026-05-01T13:05:00+02:00',
+      arrivalTime: '2026-05-01T15:55:00-04:00',
+    };
+    const flight = (transit: Record<string, unknown>) => ({
+      description: 'Boarding pass',
+      organizationName: 'Brand Air',
+      passType: 'boardingPass',
+      transit: { ...FLIGHT, ...transit },
+      headerFields: [{ key: 'gate', label: 'Gate', value: '-' }],
+      auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
+      barcodeFormat: 'PDF417',
+      qrUrl: 'M1RIVERA/MAYA EABC123 ZRHJFKLX 0318',
+    });
+    const problem = async (transit: Record<string, unknown>) =>
+      (await create('Bad flight', flight(transit)).expect(400)).body as {
+        context: Record<string, string>;
+      };
+
+    it('takes carrier LX and number 318 as the flight LX318 that number LX318 is', async () => {
+      for (const transit of [{ carrier: 'LX', number: '318' }, { number: 'LX318' }]) {
+        const pass = (
+          await create(`Flight ${JSON.stringify(transit)}`, flight(transit)).expect(201)
+        ).body as {
+          slug: string;
+        };
+        const json = await passJson(pass.slug);
+        expect(json.semantics).toMatchObject({
+          airlineCode: 'LX',
+          flightCode: 'LX318',
+          flightNumber: 318,
+        });
+        const fields = Object.values(json.boardingPass as Record<string, unknown>)
+          .filter(Array.isArray)
+          .flat() as { key: string; value: string }[];
+        expect(fields.find((item) => item.key === 'transit.number')?.value).toBe('LX318');
+        // The shared pass has no passenger: the classic boarding pass.
+        expect(json.preferredStyleSchemes).toBeUndefined();
+        const page = (await http().get(`/p/${pass.slug}`).expect(200)).text;
+        expect(page).toContain('LX318');
+      }
+    });
+
+    it('refuses a bare number without a carrier code, a contradicting carrier, a malformed code', async () => {
+      expect((await problem({ number: '318' })).context).toHaveProperty([
+        'passMetadata.transit.carrier',
+      ]);
+      expect((await problem({ carrier: 'Swiss', number: '318' })).context).toHaveProperty([
+        'passMetadata.transit.carrier',
+      ]);
+      expect((await problem({ carrier: 'BA', number: 'LX318' })).context).toEqual({
+        'passMetadata.transit.carrier':
+          'is BA but transit.number is a flight of LX: they must name the same airline',
+      });
+      expect((await problem({ carrier: 'L1X', number: '318' })).context).toEqual({
+        'passMetadata.transit.carrier':
+          "must be the airline's IATA code (2 letters or digits) or ICAO code (3 letters), e.g. LX",
+      });
+      expect((await problem({ carrier: 'LX', number: 'three' })).context).toHaveProperty([
+        'passMetadata.transit.number',
+      ]);
+    });
+
+    it('refuses a time zone that is no IANA name, naming the field', async () => {
+      expect(
+        (await problem({ number: 'LX318', origin: { ...FLIGHT.origin, timeZone: '+02:00' } }))
+          .context,
+      ).toEqual({
+        'passMetadata.transit.origin.timeZone':
+          'must be an IANA time zone name, such as Europe/Zurich (not an offset)',
+      });
+      expect(
+        (
+          await problem({
+            number: 'LX318',
+            destination: { ...FLIGHT.destination, timeZone: 'America/Atlantis' },
+          })
+        ).context,
+      ).toHaveProperty(['passMetadata.transit.destination.timeZone']);
+      expect((await problem({ number: 'LX318', boardingTime: 'at noon' })).context).toHaveProperty([
+        'passMetadata.transit.boardingTime',
+      ]);
+      // An alias is a zone too, written as the time zone database names it.
+      const pass = (
+        await create(
+          'Flight UTC',
+          flight({ number: 'LX318', destination: { ...FLIGHT.destination, timeZone: 'Etc/UTC' } }),
+        ).expect(201)
+      ).body as { slug: string };
+      expect((await passJson(pass.slug)).semantics).toMatchObject({
+        destinationLocationTimeZone: 'UTC',
+      });
+    });
+
+    it('gives a holder with a passenger the semantic boarding pass, and one without the classic', async () => {
+      const pass = (
+        await create('Flight LX318 of Maya', flight({ carrier: 'LX', number: '318' })).expect(201)
+      ).body as { id: string };
+      const holderJson = async (body: Record<string, unknown>) => {
+        const holder = (
+          await http()
+            .post(`/v1/wallet-pass/${pass.id}/holders`)
+            .set(app.owner.auth)
+            .send(body)
+            .expect(201)
+        ).body as { downloadUrl: string; passengerName: unknown };
+        const response = await http()
+          .get(`${new URL(holder.downloadUrl).pathname}/pass.pkpass`)
+          .buffer(true)
+          .parse(binaryBody)
+          .expect(200);
+        return { holder, json: openPackage(response.body as Buffer, app.caPem()).passJson };
+      };
+      const passengerName = { givenName: 'Maya', familyName: 'Rivera' };
+      const semantic = await holderJson({
+        externalId: 'maya',
+        passengerName,
+        fieldValues: { gate: 'E44', seat: '3A' },
+      });
+      expect(semantic.holder.passengerName).toEqual(passengerName);
+      expect(semantic.json.preferredStyleSchemes).toEqual(['semanticBoardingPass', 'boardingPass']);
+      expect(semantic.json.semantics).toMatchObject({
+        airlineCode: 'LX',
+        flightNumber: 318,
+        originalDepartureDate: '2026-05-01T13:05:00+02:00',
+        originalArrivalDate: '2026-05-01T15:55:00-04:00',
+        originalBoardingDate: '2026-05-01T12:25:00+02:00',
+        departureAirportCode: 'ZRH',
+        destinationAirportCode: 'JFK',
+        departureCityName: 'Zurich',
+        destinationCityName: 'New York',
+        departureLocationTimeZone: 'Europe/Zurich',
+        destinationLocationTimeZone: 'America/New_York',
+        departureGate: 'E44',
+        seats: [{ seatNumber: '3A' }],
+        passengerName,
+      });
+      // The classic fields stay for phones before iOS 26.
+      expect(semantic.json.boardingPass).toMatchObject({ transitType: 'PKTransitTypeAir' });
+
+      const classic = await holderJson({ externalId: 'guest', fieldValues: { seat: '4C' } });
+      expect(classic.holder.passengerName).toBeNull();
+      expect(classic.json.preferredStyleSchemes).toBeUndefined();
+      expect(classic.json.semantics).not.toHaveProperty('departureCityName');
+    });
+
+    it('keeps the classic boarding pass without a boarding time or a zone', async () => {
+      const withoutBoarding: Partial<typeof FLIGHT> = { ...FLIGHT };
+      delete withoutBoarding.boardingTime;
+      for (const transit of [
+        { ...withoutBoarding, carrier: 'LX', number: '318' },
+        { ...FLIGHT, carrier: 'LX', number: '318', origin: { code: 'ZRH', name: 'Zurich' } },
+      ]) {
+        const metadata = { ...flight({}), transit };
+        const pass = (
+          await create(`Classic flight ${Object.keys(transit).length}`, metadata).expect(201)
+        ).body as { id: string };
+        const holder = (
+          await http()
+            .post(`/v1/wallet-pass/${pass.id}/holders`)
+            .set(app.owner.auth)
+            .send({
+              externalId: 'maya',
+              passengerName: { givenName: 'Maya', familyName: 'Rivera' },
+            })
+            .expect(201)
+        ).body as { downloadUrl: string };
+        const response = await http()
+          .get(`${new URL(holder.downloadUrl).pathname}/pass.pkpass`)
+          .buffer(true)
+          .parse(binaryBody)
+          .expect(200);
+        const json = openPackage(response.body as Buffer, app.caPem()).passJson;
+        expect(json.preferredStyleSchemes).toBeUndefined();
+        // Its passenger is still told to Wallet.
+        expect(json.semantics).toMatchObject({
+          passengerName: { givenName: 'Maya', familyName: 'Rivera' },
+        });
+      }
+    });
+  });
 });

@@ -194,6 +194,7 @@ export function classProblems(type: FakeClassType, resource: Record<string, unkn
       problems.matches('destination.airportIataCode', /^[A-Z]{3}$/, 'three letters');
       problems.dateTime('localScheduledDepartureDateTime', 'none');
       problems.dateTime('localScheduledArrivalDateTime', 'none');
+      problems.dateTime('localBoardingDateTime', 'none');
       break;
     }
     case 'transit':

@@ -69,6 +69,22 @@ export const FLIGHT = {
 } as const;
 
 /**
+ * A flight by carrier and number (DESIGN §12), with what the semantic boarding pass needs: its
+ * boarding time and both ends' IANA zones. Its departure is written in UTC: WalletB's local
+ * times come from the zones (13:05 in Zurich, 15:55 in New York).
+ */
+export const SEMANTIC_FLIGHT = {
+  transitType: 'air',
+  carrier: 'LX',
+  number: '318',
+  origin: { code: 'ZRH', name: 'Zurich', timeZone: 'Europe/Zurich' },
+  destination: { code: 'JFK', name: 'New York', timeZone: 'America/New_York' },
+  boardingTime: '2026-05-01T12:25:00+02:00',
+  departureTime: '2026-05-01T11:05:00Z',
+  arrivalTime: '2026-05-01T15:55:00-04:00',
+} as const;
+
+/**
  * One pass of every kind (DESIGN §9), as `passMetadata` of a create request: valid for the
  * API's rules, with the face fields whose keys WalletB reads for a seat or a passenger.
  */
@@ -155,6 +171,20 @@ export const KIND_FIXTURES = {
       ],
       barcodeFormat: 'PDF417',
       qrUrl: 'M1GUEST/BRAND ABC123 LHRSFOBA 0123',
+    },
+  },
+  semanticFlight: {
+    classType: 'flight',
+    metadata: {
+      ...BRAND,
+      passType: 'boardingPass',
+      transit: SEMANTIC_FLIGHT,
+      auxiliaryFields: [
+        { key: 'seat', label: 'Seat', value: '-' },
+        { key: 'boardingGroup', label: 'Group', value: '2' },
+      ],
+      barcodeFormat: 'PDF417',
+      qrUrl: 'M1RIVERA/MAYA EABC123 ZRHJFKLX 0318',
     },
   },
   transit: {

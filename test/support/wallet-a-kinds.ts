@@ -1,5 +1,5 @@
-import type { PassMetadataDto } from '@app/passes';
-import { BRAND, EVENT, FESTIVAL, FLIGHT, OFFER } from './pass-kind-fixtures';
+import type { PassengerName, PassMetadataDto } from '@app/passes';
+import { BRAND, EVENT, FESTIVAL, FLIGHT, OFFER, SEMANTIC_FLIGHT } from './pass-kind-fixtures';
 
 /** One kind of pass as WalletA writes it, for the unit specs and the end-to-end suite. */
 export interface WalletAKind {
@@ -8,6 +8,8 @@ export interface WalletAKind {
   metadata: PassMetadataDto;
   /** A personal holder's values of the pass's face fields (a seat, a gate, a passenger). */
   holderValues: Record<string, string>;
+  /** A boarding pass holder's passenger (DESIGN.md §12). */
+  passengerName?: PassengerName;
 }
 
 /**
@@ -111,6 +113,28 @@ export const WALLET_A_KINDS = {
       qrUrl: 'M1GUEST/BRAND ABC123 LHRSFOBA 0123',
     },
     holderValues: { gate: 'B32', passenger: 'Maya Rivera', seat: '14A' },
+  },
+  /**
+   * A flight by carrier and number with its boarding time and both ends' time zones: a holder
+   * with a passenger gets the semantic boarding pass (iOS 26), the shared pass the classic one.
+   */
+  semanticFlight: {
+    style: 'boardingPass',
+    metadata: {
+      ...BRAND,
+      passType: 'boardingPass',
+      transit: SEMANTIC_FLIGHT,
+      headerFields: [{ key: 'gate', label: 'Gate', value: '-' }],
+      auxiliaryFields: [
+        { key: 'seat', label: 'Seat', value: '-' },
+        { key: 'boardingGroup', label: 'Group', value: '-' },
+        { key: 'arrivalGate', label: 'Arrival gate', value: '-' },
+      ],
+      barcodeFormat: 'PDF417',
+      qrUrl: 'M1RIVERA/MAYA EABC123 ZRHJFKLX 0318',
+    },
+    holderValues: { gate: 'E44', seat: '3A', boardingGroup: '2', arrivalGate: 'B22' },
+    passengerName: { givenName: 'Maya', familyName: 'Rivera' },
   },
   train: {
     style: 'boardingPass',

@@ -39,6 +39,7 @@ export * from './kinds/kind-names';
 export * from './kinds/kind-unit';
 export * from './kinds/kinds';
 export { nextEvent } from './kinds/schedule';
+export * from './kinds/time-zones';
 export * from './kinds/wall-clock';
 export * from './pass-counters';
 export * from './localizations';

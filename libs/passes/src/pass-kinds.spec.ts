@@ -6,7 +6,7 @@ import {
   type KindMetadata,
   slotLimit,
 } from './pass-kinds';
-import { parseFlightNumber } from './kinds/boarding-pass';
+import { flightOf, parseFlightNumber } from './kinds/boarding-pass';
 
 const field = (key: string, value = 'x') => ({ key, value });
 const fields = (prefix: string, n: number) =>
@@ -180,7 +180,7 @@ describe('pass kinds', () => {
     expect(boarding(flight)).toBe(undefined);
     expect(boarding({ ...flight, number: undefined })).toEqual({
       'passMetadata.transit.number':
-        "is required for an air trip: the airline's IATA or ICAO code and the flight number (e.g. BA123)",
+        "is required for an air trip: the flight number, with the airline's code (LX318) or after a carrier code (carrier LX, number 318)",
     });
     expect(boarding({ ...flight, number: 'Flight 7' })).toHaveProperty([
       'passMetadata.transit.number',
@@ -191,6 +191,100 @@ describe('pass kinds', () => {
     });
     // A bus's stops have codes of any shape, and its number is free text.
     expect(boarding({ ...TRANSIT, number: 'Route 7 express' })).toBe(undefined);
+  });
+
+  it('takes a flight by carrier and number or by its number alone, as the same flight', () => {
+    const flight = (carrier: string | undefined, number: string | undefined) =>
+      problems({
+        passType: 'boardingPass',
+        transit: {
+          ...TRANSIT,
+          transitType: 'air',
+          carrier,
+          number,
+          origin: { code: 'ZRH' },
+          destination: { code: 'JFK' },
+        },
+      });
+    for (const [carrier, number] of [
+      ['LX', '318'],
+      [undefined, 'LX318'],
+      ['LX', 'LX318'],
+      ['lx', 'lx 318'],
+      ['SWR', '318'],
+      // An IATA code beside an ICAO one: the flight has both.
+      ['SWR', 'LX318'],
+      // A longer carrier is the airline's name, beside a number that carries the code.
+      ['Swiss', 'LX318'],
+    ] as const) {
+      expect(flight(carrier, number)).toBe(undefined);
+    }
+    expect(flight(undefined, '318')).toEqual({
+      'passMetadata.transit.carrier':
+        "must be the airline's IATA code (2 letters or digits) or ICAO code (3 letters) when transit.number has none (carrier LX, number 318)",
+    });
+    expect(flight('Swiss', '318')).toHaveProperty(['passMetadata.transit.carrier']);
+    expect(flight('BA', 'LX318')).toEqual({
+      'passMetadata.transit.carrier':
+        'is BA but transit.number is a flight of LX: they must name the same airline',
+    });
+    expect(flight('EZY', 'SWR318')).toHaveProperty(['passMetadata.transit.carrier']);
+    for (const shape of ['L', '12', 'L-X', 'LX1']) {
+      expect(flight(shape, '318')).toEqual({
+        'passMetadata.transit.carrier':
+          "must be the airline's IATA code (2 letters or digits) or ICAO code (3 letters), e.g. LX",
+      });
+    }
+    expect(flight('LX', '31A')).toHaveProperty(['passMetadata.transit.number']);
+    expect(flight('LX', '12345')).toHaveProperty(['passMetadata.transit.number']);
+  });
+
+  it('reads a flight as its codes, digits and designator', () => {
+    expect(flightOf({ carrier: 'LX', number: '318' })).toEqual({
+      iata: 'LX',
+      digits: '318',
+      designator: 'LX318',
+    });
+    expect(flightOf({ number: 'LX318' })).toEqual(flightOf({ carrier: 'LX', number: '318' }));
+    expect(flightOf({ carrier: 'SWR', number: 'LX 318' })).toEqual({
+      iata: 'LX',
+      icao: 'SWR',
+      digits: '318',
+      designator: 'LX318',
+    });
+    expect(flightOf({ carrier: 'easyJet', number: 'EZY8751' })).toEqual({
+      icao: 'EZY',
+      digits: '8751',
+      airlineName: 'easyJet',
+      designator: 'EZY8751',
+    });
+    expect(flightOf({ carrier: 'BA', number: 'LX318' })).toBeNull();
+  });
+
+  it("wants a trip's time zones as IANA names", () => {
+    const zones = (origin: string | undefined, destination: string | undefined) =>
+      problems({
+        passType: 'boardingPass',
+        transit: {
+          ...TRANSIT,
+          origin: { ...TRANSIT.origin, timeZone: origin },
+          destination: { ...TRANSIT.destination, timeZone: destination },
+        },
+      });
+    for (const zone of ['Europe/Zurich', 'America/Argentina/Buenos_Aires', 'UTC', 'Etc/UTC']) {
+      expect(zones(zone, zone)).toBe(undefined);
+    }
+    // An alias is its zone; case is the database's.
+    expect(zones('US/Eastern', 'europe/zurich')).toBe(undefined);
+    for (const wrong of ['+01:00', 'CET+1', 'Europe/Atlantis', 'Zurich', '']) {
+      expect(zones(wrong, undefined)).toEqual({
+        'passMetadata.transit.origin.timeZone':
+          'must be an IANA time zone name, such as Europe/Zurich (not an offset)',
+      });
+    }
+    expect(zones('Europe/Zurich', 'GMT+2')).toHaveProperty([
+      'passMetadata.transit.destination.timeZone',
+    ]);
   });
 
   it("keeps a Published pass's passType", () => {

@@ -6,10 +6,11 @@ import {
 } from '@app/core';
 import { barcodeProblem } from './kinds/barcode-formats';
 import { MAX_UPCOMING_EVENTS } from './dto/pass-kind.dto';
-import { isAirportCode, parseFlightNumber } from './kinds/boarding-pass';
+import { isAirportCode, readFlight } from './kinds/boarding-pass';
 import { passTypeOf, type BarcodeFormat, type PassType } from './kinds/kind-names';
 import type { BlockName } from './kinds/kind-unit';
 import { KINDS } from './kinds/kinds';
+import { ianaTimeZone } from './kinds/time-zones';
 import { assertLocalizations } from './localizations';
 
 /** The face fields of a pass, in WalletA's order (also read by holders and audiences). */
@@ -53,9 +54,10 @@ interface KindEvent {
 /** What the rules read of a boarding pass's trip. */
 interface KindTransit {
   transitType?: string;
+  carrier?: string;
   number?: string;
-  origin?: { code?: string };
-  destination?: { code?: string };
+  origin?: { code?: string; timeZone?: string };
+  destination?: { code?: string; timeZone?: string };
 }
 
 /**
@@ -92,8 +94,9 @@ export function assertPassKind(metadata: KindMetadata): void {
   }
   assertKindBlocks(passType, metadata);
   if (passType === 'eventTicket') assertUpcoming(upcomingOf(metadata));
-  if (passType === 'boardingPass' && metadata.transit?.transitType === 'air') {
-    assertFlight(metadata.transit);
+  if (passType === 'boardingPass' && metadata.transit !== undefined) {
+    assertTimeZones(metadata.transit);
+    if (metadata.transit.transitType === 'air') assertFlight(metadata.transit);
   }
   const faceKeys = new Set(
     fieldsWithPaths(metadata)
@@ -119,14 +122,15 @@ function assertFeaturedActions(actions: { type: string }[]): void {
 }
 
 /**
- * A flight needs what both wallets show of one: the carrier and flight number, and the airports'
- * IATA codes (WalletB's flight class refuses a flight without them).
+ * A flight needs what both wallets show of one: the airline's code and the flight number, given
+ * together (`LX318`) or apart (`carrier: "LX"`, `number: "318"`), and the airports' IATA codes
+ * (WalletB's flight class refuses a flight without them).
  */
 function assertFlight(transit: KindTransit): void {
-  if (transit.number === undefined || parseFlightNumber(transit.number) === null) {
+  const read = readFlight(transit);
+  if ('problem' in read) {
     throw new InvalidInputError({
-      [`${PREFIX}.transit.number`]:
-        "is required for an air trip: the airline's IATA or ICAO code and the flight number (e.g. BA123)",
+      [`${PREFIX}.transit.${read.problem.field}`]: read.problem.message,
     });
   }
   for (const end of ['origin', 'destination'] as const) {
@@ -134,6 +138,19 @@ function assertFlight(transit: KindTransit): void {
       throw new InvalidInputError({
         [`${PREFIX}.transit.${end}.code`]:
           "must be the airport's three-letter IATA code for an air trip",
+      });
+    }
+  }
+}
+
+/** A trip's ends name their time zones by IANA name (`Europe/Zurich`), which both wallets take. */
+function assertTimeZones(transit: KindTransit): void {
+  for (const end of ['origin', 'destination'] as const) {
+    const zone = transit[end]?.timeZone;
+    if (zone !== undefined && ianaTimeZone(zone) === null) {
+      throw new InvalidInputError({
+        [`${PREFIX}.transit.${end}.timeZone`]:
+          'must be an IANA time zone name, such as Europe/Zurich (not an offset)',
       });
     }
   }

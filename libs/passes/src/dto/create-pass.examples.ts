@@ -156,6 +156,58 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
       },
     },
   },
+  flightByCarrier: {
+    summary: 'Flight by carrier and number (carrier LX, number 318: the flight LX318)',
+    value: {
+      passName: 'Flight LX318',
+      passMetadata: {
+        ...brand,
+        passType: 'boardingPass',
+        description: 'Boarding pass LX318 Zurich to New York',
+        transit: {
+          transitType: 'air',
+          carrier: 'LX',
+          number: '318',
+          origin: { code: 'ZRH', name: 'Zurich' },
+          destination: { code: 'JFK', name: 'New York' },
+          departureTime: '2026-05-01T13:05:00+02:00',
+          arrivalTime: '2026-05-01T15:55:00-04:00',
+        },
+        auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
+        barcodeFormat: 'PDF417',
+        qrUrl: 'M1PASSENGER/BRAND ABC123 ZRHJFKLX 0318',
+      },
+    },
+  },
+  semanticBoardingPass: {
+    summary:
+      'Semantic boarding pass (iOS 26): boarding time and both time zones; each holder with a passengerName gets it',
+    value: {
+      passName: 'Flight LX318, semantic',
+      passMetadata: {
+        ...brand,
+        passType: 'boardingPass',
+        description: 'Boarding pass LX318 Zurich to New York',
+        transit: {
+          transitType: 'air',
+          carrier: 'LX',
+          number: '318',
+          origin: { code: 'ZRH', name: 'Zurich', timeZone: 'Europe/Zurich' },
+          destination: { code: 'JFK', name: 'New York', timeZone: 'America/New_York' },
+          boardingTime: '2026-05-01T12:25:00+02:00',
+          departureTime: '2026-05-01T13:05:00+02:00',
+          arrivalTime: '2026-05-01T15:55:00-04:00',
+        },
+        headerFields: [{ key: 'gate', label: 'Gate', value: '-' }],
+        auxiliaryFields: [
+          { key: 'seat', label: 'Seat', value: '-' },
+          { key: 'boardingGroup', label: 'Group', value: '-' },
+        ],
+        barcodeFormat: 'PDF417',
+        qrUrl: 'M1PASSENGER/BRAND ABC123 ZRHJFKLX 0318',
+      },
+    },
+  },
   generic: {
     summary:
       'Generic pass (a membership card) with a featured action; an artwork image makes it a ' +

@@ -199,12 +199,30 @@ export class TransitStopDto {
   @MaxLength(16)
   code!: string;
 
-  @ApiProperty({ example: 'San Francisco' })
+  @ApiProperty({
+    example: 'San Francisco',
+    description:
+      'The place: for air, the city (WalletA `departureCityName`/`destinationCityName`).',
+  })
   @Required()
   @IsString()
   @NotEmpty()
   @MaxLength(255)
   name!: string;
+
+  @ApiPropertyOptional({
+    example: 'America/Los_Angeles',
+    maxLength: 64,
+    description:
+      "The place's IANA time zone (a name such as Europe/Zurich, not an offset; a 400 names " +
+      "the field otherwise). With `boardingTime` and both ends' zones, a flight holder with a " +
+      '`passengerName` gets the semantic boarding pass (iOS 26); WalletB gets its times at ' +
+      "this zone's clock.",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  timeZone?: string;
 }
 
 /** A boarding pass's trip (`passType: boardingPass`). */
@@ -214,17 +232,24 @@ export class TransitDto {
   @IsIn(TRANSIT_TYPES)
   transitType!: TransitType;
 
-  @ApiPropertyOptional({ example: 'Brand Air', description: 'Airline or operator.' })
+  @ApiPropertyOptional({
+    example: 'LX',
+    description:
+      "For air, the airline's IATA code (2 letters or digits: LX, U2) or ICAO code (3 " +
+      'letters: SWR): `carrier: "LX", number: "318"` is the flight LX318; a code contradicting ' +
+      "the number's is a 400. A longer text is the airline's name, beside a number that " +
+      'carries the code. Otherwise the operator.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   carrier?: string;
 
   @ApiPropertyOptional({
-    example: 'BA123',
+    example: '318',
     description:
-      "Flight, train or route number. Required for air: the airline's IATA (or ICAO) code " +
-      'and the flight number, e.g. BA123.',
+      'Flight, train or route number. Required for air: the flight number (1–4 digits) after ' +
+      "the airline's IATA or ICAO code (LX318), or alone when `carrier` is the code.",
   })
   @IsOptional()
   @IsString()
@@ -250,4 +275,13 @@ export class TransitDto {
   @IsOptional()
   @IsIsoDateTime()
   arrivalTime?: string;
+
+  @ApiPropertyOptional({
+    example: '2026-05-01T07:30:00+01:00',
+    description:
+      'When boarding starts (WalletA `originalBoardingDate`, WalletB `localBoardingDateTime`).',
+  })
+  @IsOptional()
+  @IsIsoDateTime()
+  boardingTime?: string;
 }

@@ -1,5 +1,7 @@
 import type { Pass } from '../entities/pass.entity';
 import { barcodeProblem } from '../kinds/barcode-formats';
+import { passTypeOf } from '../kinds/kind-names';
+import type { PassengerName } from '../kinds/kind-unit';
 import { holderChangeTime } from '../pass-content';
 import { faceFieldsOf } from '../pass-kinds';
 import { MAX_FIELD_VALUE_LENGTH } from './dto/holder-input.dto';
@@ -15,7 +17,12 @@ import {
 /** What a holder shows on its pass; a change of any of them moves `version` on. */
 export type HolderVisible = Pick<
   Holder,
-  'fieldValues' | 'barcodeValue' | 'barcodeText' | 'relevantDate' | 'expirationDate'
+  | 'fieldValues'
+  | 'barcodeValue'
+  | 'barcodeText'
+  | 'relevantDate'
+  | 'expirationDate'
+  | 'passengerName'
 >;
 
 /** What audiences read of a holder besides its field values; never on the pass. */
@@ -25,7 +32,7 @@ export type HolderTargeting = Pick<Holder, 'tags' | 'attributes'>;
  * A change of one holder as PATCH reads its body (a PATCH body is one; a bulk change makes one
  * per holder): an absent field keeps the holder's value; `fieldValues` merges by key (a null
  * value: back to the pass's), `attributes` merges by key (a null value removes the key), `tags`
- * replaces the list; a null barcode or date goes back to the pass's.
+ * replaces the list; a null barcode or date goes back to the pass's, a null passenger is none.
  */
 export interface HolderEdit {
   externalId?: string;
@@ -34,6 +41,7 @@ export interface HolderEdit {
   barcodeText?: string | null;
   relevantDate?: string | null;
   expirationDate?: string | null;
+  passengerName?: PassengerName | null;
   tags?: readonly string[];
   attributes?: Readonly<Record<string, unknown>> | null;
 }
@@ -72,6 +80,13 @@ export function editHolder(
     barcodeText: edit.barcodeText === undefined ? holder.barcodeText : edit.barcodeText,
     relevantDate: edit.relevantDate === undefined ? holder.relevantDate : edit.relevantDate,
     expirationDate: edit.expirationDate === undefined ? holder.expirationDate : edit.expirationDate,
+    passengerName:
+      edit.passengerName === undefined
+        ? holder.passengerName
+        : edit.passengerName && {
+            givenName: edit.passengerName.givenName,
+            familyName: edit.passengerName.familyName,
+          },
   };
   const targeting = targetingOf(holder, edit);
   const problems = {
@@ -137,7 +152,11 @@ export const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>
   a.barcodeText === b.barcodeText &&
   a.relevantDate === b.relevantDate &&
   a.expirationDate === b.expirationDate &&
+  samePassenger(a.passengerName, b.passengerName) &&
   JSON.stringify(sortedEntries(a.fieldValues)) === JSON.stringify(sortedEntries(b.fieldValues));
+
+const samePassenger = (a: PassengerName | null, b: PassengerName | null): boolean =>
+  a?.givenName === b?.givenName && a?.familyName === b?.familyName;
 
 const sortedEntries = (values: HolderFieldValues): [string, string][] =>
   Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -187,6 +206,21 @@ export function barcodeValueProblems(
   if (barcodeValue === null || barcodeValue === undefined) return {};
   const problem = barcodeProblem(pass.passMetadata.barcodeFormat, barcodeValue);
   return problem === null ? {} : { barcodeValue: problem };
+}
+
+/**
+ * A passenger is a boarding pass holder's (DESIGN.md §12): on another kind's holder it would show
+ * nowhere, so it is refused rather than kept.
+ */
+export function passengerNameProblems(
+  pass: Pick<Pass, 'passMetadata'>,
+  passengerName: unknown,
+): Record<string, string> | undefined {
+  if (passengerName === undefined || passengerName === null) return undefined;
+  const passType = passTypeOf(pass.passMetadata);
+  return passType === 'boardingPass'
+    ? undefined
+    : { passengerName: `is for a holder of a boardingPass; this pass is a ${passType}` };
 }
 
 /** Why a key is not one of the pass's face fields, naming those it has. */

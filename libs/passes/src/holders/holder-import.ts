@@ -23,6 +23,15 @@ export const CSV_FIXED_COLUMNS = [
   'expirationDate',
 ] as const;
 
+/** The CSV columns of a boarding pass holder's `passengerName`, by its property. */
+export const CSV_PASSENGER_COLUMNS = {
+  'passengerName.givenName': 'givenName',
+  'passengerName.familyName': 'familyName',
+} as const;
+type PassengerColumn = keyof typeof CSV_PASSENGER_COLUMNS;
+const isPassengerColumn = (name: string): name is PassengerColumn =>
+  Object.prototype.hasOwnProperty.call(CSV_PASSENGER_COLUMNS, name);
+
 /** The CSV column of a holder's tags, separated by `|` in a cell. */
 export const CSV_TAGS_COLUMN = 'tags';
 /** A CSV column `attr.<key>` holds the attribute `<key>`. */
@@ -116,7 +125,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Column positions by name; unknown, repeated and a missing externalId column refused. */
 function readHeader(header: CsvRecord, fieldKeys: readonly string[]): Map<string, number> {
-  const known = new Set<string>([...CSV_FIXED_COLUMNS, CSV_TAGS_COLUMN, ...fieldKeys]);
+  const known = new Set<string>([
+    ...CSV_FIXED_COLUMNS,
+    ...Object.keys(CSV_PASSENGER_COLUMNS),
+    CSV_TAGS_COLUMN,
+    ...fieldKeys,
+  ]);
   const columns = new Map<string, number>();
   const problems: string[] = [];
   header.fields.forEach((raw, index) => {
@@ -146,6 +160,7 @@ function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<str
   const plain: Record<string, unknown> = {};
   const fieldValues: Record<string, string> = {};
   const attributes: Record<string, unknown> = {};
+  const passengerName: Record<string, string> = {};
   for (const [name, index] of columns) {
     const cell = record.fields[index].trim();
     if (name === CSV_TAGS_COLUMN) {
@@ -155,6 +170,8 @@ function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<str
       attributes[name.slice(CSV_ATTRIBUTE_PREFIX.length)] = attributeCell(cell);
     } else if (cell === '') {
       continue;
+    } else if (isPassengerColumn(name)) {
+      passengerName[CSV_PASSENGER_COLUMNS[name]] = cell;
     } else if ((CSV_FIXED_COLUMNS as readonly string[]).includes(name)) {
       plain[name] = cell;
     } else {
@@ -163,12 +180,15 @@ function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<str
   }
   if (Object.keys(fieldValues).length > 0) plain.fieldValues = fieldValues;
   if (Object.keys(attributes).length > 0) plain.attributes = attributes;
+  // Either name alone is a row's problem (the other one "must not be null").
+  if (Object.keys(passengerName).length > 0) plain.passengerName = passengerName;
   return plain;
 }
 
 /**
  * A CSV import file (UTF-8, RFC 4180, header `externalId` plus any of `barcodeValue`,
- * `barcodeText`, `relevantDate`, `expirationDate`, `tags` (separated by `|`), one column per
+ * `barcodeText`, `relevantDate`, `expirationDate`, `passengerName.givenName` and
+ * `passengerName.familyName` (a boarding pass's holders), `tags` (separated by `|`), one column per
  * field key of the pass and one `attr.<key>` per attribute, in any order; only `externalId` is
  * required). Every line
  * is checked as a JSON row would be; any problem is a 400 keyed `"line <n>"`.

@@ -1,6 +1,7 @@
 import { WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
 import type { PassMessage } from '../entities/pass.entity';
+import type { PassengerName } from '../kinds/kind-unit';
 
 export const HOLDER_STATUSES = ['Active', 'Voided'] as const;
 export type HolderStatus = (typeof HOLDER_STATUSES)[number];
@@ -64,6 +65,10 @@ export class Holder extends WorkspaceOwnedEntity {
   /** ISO 8601 with its offset, as sent; null: the pass's `expirationDate`. */
   @Column({ name: 'expiration_date', type: 'varchar', length: 40, nullable: true })
   expirationDate!: string | null;
+
+  /** A boarding pass's passenger (DESIGN.md §12); null: none. */
+  @Column({ name: 'passenger_name', type: 'simple-json', nullable: true })
+  passengerName!: PassengerName | null;
 
   @Column({ name: 'apple_installed_count', type: 'int', default: 0 })
   appleInstalledCount!: number;

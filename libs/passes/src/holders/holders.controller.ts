@@ -173,7 +173,20 @@ export class HoldersController {
       '`externalId` is required and unique per pass. `barcodeValue`/`barcodeText` default to ' +
       "the pass's `qrUrl`/`qrText`.",
   })
-  @ApiBody({ type: HolderInputDto, examples: { holder: { value: HOLDER_EXAMPLE } } })
+  @ApiBody({
+    type: HolderInputDto,
+    examples: {
+      holder: { value: HOLDER_EXAMPLE },
+      passenger: {
+        summary: "A flight's passenger (the semantic boarding pass, when the flight has its times)",
+        value: {
+          externalId: 'booking-ABC123-1',
+          passengerName: { givenName: 'Maya', familyName: 'Rivera' },
+          fieldValues: { seat: '3A', gate: 'E44' },
+        },
+      },
+    },
+  })
   @ApiCreatedResponse({ type: HolderResponse })
   @ApiBadRequestResponse(INVALID)
   @ApiNotFoundResponse(PASS_NOT_FOUND)
@@ -235,7 +248,9 @@ export class HoldersController {
     description:
       `A JSON array of HolderInput (at most ${MAX_IMPORT_ROWS}), or multipart/form-data with a ` +
       '`file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one ' +
-      'column per field key of the pass, `tags` (separated by `|`) and `attr.<key>` columns ' +
+      'column per field key of the pass, `relevantDate`, `expirationDate`, ' +
+      '`passengerName.givenName` and `passengerName.familyName` (a boardingPass holder), ' +
+      '`tags` (separated by `|`) and `attr.<key>` columns ' +
       '(only externalId is required; an empty field cell is not set, an empty `attr.<key>` ' +
       'cell removes the attribute). A new externalId creates a holder; an Active one gets the ' +
       "row's values (values left out go back to the pass's; tags and attributes change as in " +
@@ -347,7 +362,13 @@ export class HoldersController {
   })
   @ApiBody({
     type: HolderInputDto,
-    examples: { points: { value: { fieldValues: { points: '1350' } } } },
+    examples: {
+      points: { value: { fieldValues: { points: '1350' } } },
+      passenger: {
+        summary: "A boarding pass holder's passenger",
+        value: { passengerName: { givenName: 'Maya', familyName: 'Rivera' } },
+      },
+    },
   })
   @ApiOkResponse({ type: HolderResponse })
   @ApiBadRequestResponse(INVALID)

@@ -34,6 +34,7 @@ import {
   type HolderEdit,
   holderFieldKeys,
   mergeFieldValues,
+  passengerNameProblems,
   targetingOf,
   type HolderTargeting,
   type HolderVisible,
@@ -100,6 +101,7 @@ export class HoldersService {
     const problems = {
       ...fieldValueProblems(pass, input.fieldValues, false),
       ...barcodeValueProblems(pass, input.barcodeValue),
+      ...passengerNameProblems(pass, input.passengerName),
       ...targetingProblems(input, EMPTY_TARGETING),
     };
     if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
@@ -181,6 +183,7 @@ export class HoldersService {
     const problems = {
       ...fieldValueProblems(pass, input.fieldValues, true),
       ...barcodeValueProblems(pass, input.barcodeValue),
+      ...passengerNameProblems(pass, input.passengerName),
     };
     if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
     const targeting = targetingProblems(input, undefined);
@@ -270,7 +273,7 @@ export class HoldersService {
           // the holder since. Such a row is then refused as a Voided holder's row always is.
           const result = await runner.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
-              'relevant_date = ?, expiration_date = ?, tags = ?, attributes = ?, ' +
+              'relevant_date = ?, expiration_date = ?, passenger_name = ?, tags = ?, attributes = ?, ' +
               "version = version + ?, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
             [
               JSON.stringify(written.fieldValues),
@@ -278,6 +281,7 @@ export class HoldersService {
               written.barcodeText,
               written.relevantDate,
               written.expirationDate,
+              written.passengerName === null ? null : JSON.stringify(written.passengerName),
               JSON.stringify(written.tags),
               JSON.stringify(written.attributes),
               edited.visibleChange ? 1 : 0,
@@ -560,6 +564,9 @@ function visibleOf(input: HolderInputDto): HolderVisible {
     barcodeText: input.barcodeText ?? null,
     relevantDate: input.relevantDate ?? null,
     expirationDate: input.expirationDate ?? null,
+    passengerName: input.passengerName
+      ? { givenName: input.passengerName.givenName, familyName: input.passengerName.familyName }
+      : null,
   };
 }
 
@@ -620,6 +627,7 @@ function checkImportRows(pass: Pass, rows: ImportRow[]): void {
     const problems = {
       ...fieldValueProblems(pass, row.input.fieldValues, false, keys),
       ...barcodeValueProblems(pass, row.input.barcodeValue),
+      ...passengerNameProblems(pass, row.input.passengerName),
       ...targetingProblems(row.input, EMPTY_TARGETING),
     };
     const externalId = row.input.externalId!;

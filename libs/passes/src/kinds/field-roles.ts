@@ -30,6 +30,7 @@ export const FIELD_ROLES = {
   row: ['row'],
   section: ['section'],
   gate: ['gate'],
+  arrivalGate: ['arrivalGate', 'destinationGate'],
   boardingGroup: ['boardingGroup'],
   confirmationCode: ['confirmationCode'],
   coach: ['coach'],

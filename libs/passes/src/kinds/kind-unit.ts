@@ -41,6 +41,8 @@ export interface KindTimes {
   /** When the event ends or the trip arrives. */
   end?: string;
   doorsOpen?: string;
+  /** When a trip boards. */
+  boarding?: string;
   /**
    * A holder's own day (its `relevantDate`) replaces the kind's date: a ticket for one day of a
    * festival. A trip keeps its departure; the holder's day then only moves the lock screen.
@@ -81,6 +83,7 @@ export interface KindSchedule {
   start?: string;
   end?: string;
   doorsOpen?: string;
+  boarding?: string;
   /** The holder's own day the kind's date gave way to; null: the pass's own day. */
   ownDay: string | null;
   /** When the lock screen offers the pass: the holder's day, else the pass's, else the start. */
@@ -108,6 +111,8 @@ export interface KindFact {
   value: string;
   /** The value is an ISO 8601 date-time, shown with its date or as a time of day. */
   time?: 'dateTime' | 'time';
+  /** The IANA zone of the place the time is at (a trip's end), when known; else its offset's. */
+  timeZone?: string;
 }
 
 /** A ticket's event: its name, date, venue and, when known, doors, end and address. */
@@ -147,16 +152,19 @@ export interface OfferFacts {
 }
 
 /**
- * A trip: origin and destination (the code, labelled by the place's name), departure, arrival,
- * and the service (the flight or train number, else the carrier).
+ * A trip: origin and destination (the code, labelled by the place's name), boarding, departure,
+ * arrival, the service (the flight's code and number, a train's number, else the carrier) and,
+ * on a holder's copy, its passenger.
  */
 export interface TripFacts {
   heading: string;
   origin: KindFact;
   destination: KindFact;
+  boarding?: KindFact;
   departure: KindFact;
   arrival?: KindFact;
   service?: KindFact;
+  passenger?: KindFact;
 }
 
 /** What each kind shows of its block; null for the kinds that are their card alone. */
@@ -168,13 +176,29 @@ export type KindFacts = EveryKind<{
   generic: null;
 }>;
 
+/** A passenger's name, as a holder of a boarding pass gives it (DESIGN.md §12). */
+export interface PassengerName {
+  givenName: string;
+  familyName: string;
+}
+
+/** What a holder's copy brings to its kind's facts besides its day. */
+export interface KindHolder {
+  /** The holder's passenger (boarding passes only); null: none, and on the shared pass. */
+  passengerName: PassengerName | null;
+}
+
 /** One kind of pass, as the rules and both wallets know it. */
 export interface KindUnit<K extends PassType> {
   /** Its block in `passMetadata`, if it has one. */
   block: BlockName | null;
   face: FaceLimits;
   times(block: NonNullable<KindBlocks[K]>): KindTimes;
-  facts(block: NonNullable<KindBlocks[K]>, schedule: KindSchedule): KindFacts[K];
+  facts(
+    block: NonNullable<KindBlocks[K]>,
+    schedule: KindSchedule,
+    holder: KindHolder,
+  ): KindFacts[K];
 }
 
 /**
@@ -187,6 +211,8 @@ export interface PassKindOf<K extends PassType> {
   block: KindBlocks[K] | null;
   schedule: KindSchedule;
   facts: KindFacts[K] | null;
+  /** The holder's passenger, on a holder's copy of a boarding pass; else null. */
+  passengerName: PassengerName | null;
 }
 export type PassKind = { [K in PassType]: PassKindOf<K> }[PassType];
 

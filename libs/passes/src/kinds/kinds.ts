@@ -9,6 +9,7 @@ import {
   type KindBlocks,
   type KindUnit,
   type PassKind,
+  type PassengerName,
   type PassKindOf,
 } from './kind-unit';
 import { scheduleOf } from './schedule';
@@ -32,23 +33,32 @@ export interface KindSource {
   relevantDate?: string;
 }
 
+/** What a holder's copy changes of its pass's kind. */
+export interface KindHolderSource {
+  /** Its own day. */
+  relevantDate?: string | null;
+  /** Its passenger (a boarding pass's holder). */
+  passengerName?: PassengerName | null;
+}
+
 /**
- * The kind of a pass, or of a holder's copy of it (`holder`: its own `relevantDate`, its day),
- * worked out once for everything that shows it: the type, the block, the schedule and the facts.
+ * The kind of a pass, or of a holder's copy of it (`holder`: its own `relevantDate`, its day,
+ * and a boarding pass's passenger), worked out once for everything that shows it: the type, the
+ * block, the schedule, the facts and the passenger.
  */
-export function passKindOf(
-  metadata: KindSource,
-  holder?: { relevantDate?: string | null } | null,
-): PassKind {
+export function passKindOf(metadata: KindSource, holder?: KindHolderSource | null): PassKind {
   // kindOf keeps each kind's type, block and facts together; TypeScript sees them apart.
-  return kindOf(passTypeOf(metadata), metadata, holder?.relevantDate ?? null) as PassKind;
+  return kindOf(passTypeOf(metadata), metadata, holder ?? {}) as PassKind;
 }
 
 function kindOf<K extends PassType>(
   type: K,
   metadata: KindSource,
-  holderDate: string | null,
+  holder: KindHolderSource,
 ): PassKindOf<K> {
+  const holderDate = holder.relevantDate ?? null;
+  // Only a boarding pass has a passenger; the rules refuse one on another kind's holder.
+  const passengerName = type === 'boardingPass' ? (holder.passengerName ?? null) : null;
   const unit = KINDS[type];
   // The unit names its block, and KindBlocks says which DTO that block is.
   const block = (unit.block === null ? null : (metadata[unit.block] ?? null)) as
@@ -59,9 +69,16 @@ function kindOf<K extends PassType>(
       block,
       schedule: scheduleOf(NO_TIMES, metadata.relevantDate, holderDate),
       facts: null,
+      passengerName,
     };
   }
   const present = block as NonNullable<KindBlocks[K]>;
   const schedule = scheduleOf(unit.times(present), metadata.relevantDate, holderDate);
-  return { type, block, schedule, facts: unit.facts(present, schedule) };
+  return {
+    type,
+    block,
+    schedule,
+    facts: unit.facts(present, schedule, { passengerName }),
+    passengerName,
+  };
 }

@@ -30,11 +30,13 @@ export function scheduleOf(
   const start = ownDay ?? times.start;
   const end = ownDay === null ? times.end : undefined;
   const doorsOpen = ownDay === null ? times.doorsOpen : undefined;
+  const boarding = ownDay === null ? times.boarding : undefined;
   const relevantDate = holderDate ?? passRelevantDate ?? start;
   return {
     ...optional('start', start),
     ...optional('end', end),
     ...optional('doorsOpen', doorsOpen),
+    ...optional('boarding', boarding),
     ownDay,
     ...optional('relevantDate', relevantDate),
     ...optional(

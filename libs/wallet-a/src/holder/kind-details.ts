@@ -10,8 +10,8 @@ import {
 /**
  * What the holder page shows of a pass's kind (DESIGN.md §9), besides the card: a ticket's
  * event, date and venue, a coupon's offer, a boarding pass's route and times, each from the
- * kind's facts. The seat, gate or passenger are face fields, which the card already shows with
- * the holder's values.
+ * kind's facts (a flight's code and number in its heading, a holder's passenger in its rows). The seat and
+ * gate are face fields, which the card already shows with the holder's values.
  */
 export interface KindDetails {
   /** The section's heading: the event, the offer, or the carrier and number of a trip. */
@@ -99,7 +99,7 @@ const KIND_SECTIONS: { [K in PassType]: (kind: PassKindOf<K>) => KindDetails | n
     facts && {
       heading: facts.heading,
       route: { from: stop(facts.origin), to: stop(facts.destination) },
-      rows: rows(facts.departure, facts.arrival),
+      rows: rows(facts.passenger, facts.boarding, facts.departure, facts.arrival),
     },
 };
 

@@ -72,15 +72,16 @@ export function couponFields({ facts }: PassKindOf<'coupon'>): KindFields {
 }
 
 /**
- * A boarding pass's: origin and destination (primary), departure and arrival (secondary), the
- * service (auxiliary).
+ * A boarding pass's: origin and destination (primary), boarding, departure and arrival
+ * (secondary), the service and a holder's passenger (auxiliary). The semantic boarding pass
+ * keeps them: devices before iOS 26 show these.
  */
 export function tripFields({ facts }: PassKindOf<'boardingPass'>): KindFields {
   if (facts === null) return {};
   return {
     primaryFields: fields(facts.origin, facts.destination),
-    secondaryFields: fields(facts.departure, facts.arrival),
-    auxiliaryFields: fields(facts.service),
+    secondaryFields: fields(facts.boarding, facts.departure, facts.arrival),
+    auxiliaryFields: fields(facts.service, facts.passenger),
   };
 }
 

@@ -4,6 +4,7 @@ import { makePng } from '../../../../test/support/png';
 import {
   WALLET_A_KIND_NAMES,
   WALLET_A_KINDS,
+  type WalletAKind,
   type WalletAKindName,
 } from '../../../../test/support/wallet-a-kinds';
 import { generateDevelopmentMaterial } from '../signing/signing-material';
@@ -51,7 +52,7 @@ async function packageOf(
   imageNames: string[],
   metadata: PassMetadataDto = WALLET_A_KINDS[name].metadata,
 ): Promise<{ json: Record<string, unknown>; archive: Buffer; files: string[] }> {
-  const kind = WALLET_A_KINDS[name];
+  const kind: WalletAKind = WALLET_A_KINDS[name];
   const pass = {
     id: 'pass-1',
     deletedTime: null,
@@ -70,6 +71,7 @@ async function packageOf(
             voided: false,
             relevantDate: '2026-07-02T19:30:00+02:00',
             expirationDate: '2026-07-03T04:00:00+02:00',
+            passengerName: kind.passengerName ?? null,
           },
         }
       : {}),
@@ -177,6 +179,24 @@ describe('every kind of package, read by @walletpass/pass-js', () => {
     expect(() => template.createPass().validate()).not.toThrow();
     // It reads the style older devices show.
     expect(template.style).toBe('generic');
+  });
+
+  it("accepts a holder's semantic boarding pass (iOS 26), whose scheme and tags it leaves alone", async () => {
+    const { json, archive } = await packageOf('semanticFlight', "holder's copy", [
+      'icon.png',
+      'logo.png',
+    ]);
+    expect(json.preferredStyleSchemes).toEqual(['semanticBoardingPass', 'boardingPass']);
+    const template = await Template.fromBuffer(archive);
+    const pass = template.createPass();
+    expect(() => pass.validate()).not.toThrow();
+    expect(template.style).toBe('boardingPass');
+    const read = JSON.parse(JSON.stringify(pass)) as Record<string, unknown>;
+    // The classic fields older phones show stay beside the semantic tags.
+    expect(slotKeys(read.boardingPass as Structure)).toEqual(
+      slotKeys(json.boardingPass as Structure),
+    );
+    expect((read.boardingPass as Structure).transitType).toBe('PKTransitTypeAir');
   });
 
   it("reads the translations of a localized package in each language's pass.strings", async () => {

@@ -7,7 +7,7 @@ import type {
   TransitType,
 } from '@app/passes';
 import { couponFields, eventFields, tripFields, type KindFields } from './kind-fields';
-import { eventTags, tripTags, type SemanticTags } from './semantic-tags';
+import { eventTags, semanticFlight, tripTags, type SemanticTags } from './semantic-tags';
 import { upcomingPassInformation } from './upcoming-events';
 
 /** WalletA's pass styles: the key of pass.json's field structure. */
@@ -39,6 +39,11 @@ interface PassJsonKind<K extends PassType> {
   semantics(kind: PassKindOf<K>, value: RoleReader, poster: boolean): SemanticTags | undefined;
   /** Top-level keys of pass.json of the kind's own (an event ticket's upcoming events). */
   passKeys(kind: PassKindOf<K>): Record<string, unknown>;
+  /**
+   * The newer layout this copy opts into (`preferredStyleSchemes`, iOS 26), the classic style
+   * last: devices before iOS 26 ignore the key and show the classic style of the same fields.
+   */
+  styleSchemes(kind: PassKindOf<K>, poster: boolean): string[] | undefined;
 }
 
 /** A boarding pass's `transit.transitType` as pass.json names it. */
@@ -52,6 +57,7 @@ const PK_TRANSIT_TYPES: Record<TransitType, string> = {
 
 const none = () => ({});
 const noTags = () => undefined;
+const classic = () => undefined;
 
 /** `upcomingPassInformation` (iOS 26) when the ticket has upcoming events. */
 function ticketKeys(kind: PassKindOf<'eventTicket'>): Record<string, unknown> {
@@ -68,6 +74,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     fields: none,
     semantics: noTags,
     passKeys: none,
+    styleSchemes: classic,
   },
   coupon: {
     style: 'coupon',
@@ -76,6 +83,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     fields: couponFields,
     semantics: noTags,
     passKeys: none,
+    styleSchemes: classic,
   },
   eventTicket: {
     style: 'eventTicket',
@@ -84,6 +92,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     fields: eventFields,
     semantics: eventTags,
     passKeys: ticketKeys,
+    styleSchemes: (_kind, poster) => (poster ? ['posterEventTicket', 'eventTicket'] : undefined),
   },
   boardingPass: {
     style: 'boardingPass',
@@ -94,6 +103,8 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     fields: tripFields,
     semantics: (kind, value) => tripTags(kind, value),
     passKeys: none,
+    styleSchemes: (kind) =>
+      semanticFlight(kind) !== null ? ['semanticBoardingPass', 'boardingPass'] : undefined,
   },
   generic: {
     style: 'generic',
@@ -102,6 +113,8 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     fields: none,
     semantics: noTags,
     passKeys: none,
+    // Its poster (iOS 27) is a style dictionary of its own, not a scheme over this one.
+    styleSchemes: classic,
   },
 };
 
@@ -113,6 +126,7 @@ export interface PassJsonKindParts {
   fields: KindFields;
   semantics(value: RoleReader, poster: boolean): SemanticTags | undefined;
   passKeys: Record<string, unknown>;
+  styleSchemes(poster: boolean): string[] | undefined;
 }
 
 /** The Apple style a pass's kind is shown in. */
@@ -134,5 +148,6 @@ function partsOf<K extends PassType>(kind: PassKindOf<K>): PassJsonKindParts {
     fields: entry.fields(kind),
     semantics: (value, poster) => entry.semantics(kind, value, poster),
     passKeys: entry.passKeys(kind),
+    styleSchemes: (poster) => entry.styleSchemes(kind, poster),
   };
 }

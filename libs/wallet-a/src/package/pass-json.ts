@@ -9,6 +9,7 @@ import {
   type FeaturedActionDto,
   type FieldDto,
   type Pass,
+  type PassengerName,
   type PassKind,
 } from '@app/passes';
 import { placeKindFields } from './kind-fields';
@@ -49,6 +50,8 @@ export interface PassJsonHolder {
   /** The holder's own day and end (ISO 8601); null or absent: the pass's. */
   relevantDate?: string | null;
   expirationDate?: string | null;
+  /** A boarding pass's passenger; null or absent: none. */
+  passengerName?: PassengerName | null;
 }
 
 /** Apple's colour format: `rgb(r, g, b)`. */
@@ -217,11 +220,12 @@ function featuredActions(actions: FeaturedActionDto[] | undefined): Record<strin
  * (DESIGN.md §9; `pass-json-kinds.ts`): the brand's fields slot for slot (topField first in the
  * header), the kind's facts where the brand left room (`kind-fields.ts`), the relevant dates of
  * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), its featured actions,
- * a ticket's upcoming events (`upcoming-events.ts`) and, given an artwork image, the poster of a
- * kind that has one (`KIND_IMAGES`): the poster event ticket, or the poster generic pass beside
- * the generic one (`poster-fields.ts`). The notification message is the first back field, which
- * every style has. `kind`: the pass's kind for this copy, when the caller has worked it out
- * already.
+ * a ticket's upcoming events (`upcoming-events.ts`), the newer layout it opts into
+ * (`preferredStyleSchemes`: iOS 26's semantic boarding pass for a holder's flight that has what
+ * it shows) and, given an artwork image, the poster of a kind that has one (`KIND_IMAGES`): the
+ * poster event ticket, or the poster generic pass beside the generic one (`poster-fields.ts`).
+ * The notification message is the first back field, which every style has. `kind`: the pass's
+ * kind for this copy, when the caller has worked it out already.
  */
 export function buildPassJson(
   pass: Pass,
@@ -270,6 +274,7 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
     roleReader(metadata, holder?.fieldValues ?? {}),
     poster !== null,
   );
+  const styleSchemes = walletA.styleSchemes(poster !== null);
   const expirationDate = holder?.expirationDate ?? metadata.expirationDate;
   return {
     formatVersion: 1,
@@ -303,10 +308,8 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
     ...(pass.deletedTime !== null || holder?.voided === true ? { voided: true } : {}),
     ...(semantics ? { semantics } : {}),
     ...featuredActions(metadata.featuredActions),
-    // Devices before iOS 26 ignore the key and show the classic ticket of the same fields.
-    ...(poster === 'posterEventTicket'
-      ? { preferredStyleSchemes: ['posterEventTicket', 'eventTicket'] }
-      : {}),
+    // Devices before iOS 26 ignore the key and show the classic style of the same fields.
+    ...(styleSchemes !== undefined ? { preferredStyleSchemes: styleSchemes } : {}),
     // Wallet shows this dictionary when it knows it (iOS 27), else the generic one.
     ...(poster === 'posterGeneric'
       ? { posterGeneric: posterGenericFields(placed.face, placed.backFields) }

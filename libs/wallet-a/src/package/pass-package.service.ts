@@ -133,6 +133,7 @@ export class PassPackageService {
               voided: holder.status === 'Voided',
               relevantDate: holder.relevantDate,
               expirationDate: holder.expirationDate,
+              passengerName: holder.passengerName,
             },
     });
     const changed = Math.max(pass.updatedTime.getTime(), holder?.updatedTime.getTime() ?? 0);

@@ -1,6 +1,10 @@
 import type { Pass, PassMetadataDto } from '@app/passes';
 import { PKPass } from 'passkit-generator';
-import { WALLET_A_KIND_NAMES, WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
+import {
+  WALLET_A_KIND_NAMES,
+  WALLET_A_KINDS,
+  type WalletAKind,
+} from '../../../../test/support/wallet-a-kinds';
 // The end-to-end suites' package reader: unzip, and openssl to verify as a device would.
 import { openBundle, openPackage, sha1 } from '../../../../test/support/pkpass';
 import { generateDevelopmentMaterial } from '../signing/signing-material';
@@ -184,7 +188,7 @@ describe('pkpass archive', () => {
   )(
     'writes the pass.json of the %s kind (%s) that an independent pass library accepts unchanged',
     (name, copy) => {
-      const kind = WALLET_A_KINDS[name];
+      const kind: WalletAKind = WALLET_A_KINDS[name];
       const json = buildPassJson(kindPass(kind.metadata, ['logo.png']), {
         passTypeIdentifier: 'pass.example.unit',
         teamIdentifier: 'TEAMUNIT01',
@@ -202,6 +206,7 @@ describe('pkpass archive', () => {
                 voided: false,
                 relevantDate: '2026-07-02T19:30:00+02:00',
                 expirationDate: '2026-07-03T04:00:00+02:00',
+                passengerName: kind.passengerName ?? null,
               },
             }
           : {}),
@@ -257,6 +262,61 @@ describe('pkpass archive', () => {
     const { written, warnings } = throughPasskitGenerator(json);
     expect(warnings).toEqual([]);
     expect(written).toEqual(asWritten(json));
+  });
+
+  it("writes a holder's semantic boarding pass whose every tag passkit-generator's copy of Apple's schema knows", () => {
+    const kind: WalletAKind = WALLET_A_KINDS.semanticFlight;
+    const json = buildPassJson(kindPass(kind.metadata, ['logo.png']), {
+      passTypeIdentifier: 'pass.example.unit',
+      teamIdentifier: 'TEAMUNIT01',
+      webServiceURL: 'https://wallet.test/passkit',
+      authenticationToken: 'a'.repeat(32),
+      locations: [],
+      holder: {
+        serialNumber: 'holder-1',
+        fieldValues: kind.holderValues,
+        barcodeValue: null,
+        barcodeText: null,
+        voided: false,
+        passengerName: kind.passengerName,
+      },
+    });
+    expect(json.preferredStyleSchemes).toEqual(['semanticBoardingPass', 'boardingPass']);
+    // What the semantic layout shows (Apple's SemanticTags, iOS 26), each named here so a
+    // renamed key fails: passkit-generator drops and warns about a tag its schema lacks.
+    const layoutTags = [
+      'airlineCode',
+      'flightNumber',
+      'originalDepartureDate',
+      'originalArrivalDate',
+      'originalBoardingDate',
+      'departureAirportCode',
+      'destinationAirportCode',
+      'departureCityName',
+      'destinationCityName',
+      'departureLocationTimeZone',
+      'destinationLocationTimeZone',
+      'departureGate',
+      'destinationGate',
+      'seats',
+      'passengerName',
+    ];
+    const semantics = json.semantics as Record<string, unknown>;
+    expect(Object.keys(semantics)).toEqual(expect.arrayContaining(layoutTags));
+    const { written, warnings } = throughPasskitGenerator(json);
+    expect(warnings).toEqual([]);
+    expect(written).toEqual(asWritten(json));
+    expect(Object.keys((written as { semantics: object }).semantics)).toEqual(
+      Object.keys(semantics),
+    );
+    // The check means something: a tag Apple has no such name for is dropped.
+    const misspelt = throughPasskitGenerator({
+      ...json,
+      semantics: { ...semantics, departureTimeZone: 'Europe/Zurich' },
+    });
+    expect((misspelt.written as { semantics: object }).semantics).not.toHaveProperty(
+      'departureTimeZone',
+    );
   });
 
   it('zips every file with a manifest of their SHA-1s and a signature over it', async () => {

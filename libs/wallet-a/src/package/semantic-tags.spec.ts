@@ -1,11 +1,21 @@
-import { passKindOf, roleReader, type PassMetadataDto, type TransitDto } from '@app/passes';
+import {
+  passKindOf,
+  roleReader,
+  type PassengerName,
+  type PassMetadataDto,
+  type TransitDto,
+} from '@app/passes';
 import { WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
 import { passJsonKind } from './pass-json-kinds';
 
 /** The tags pass.json gets for a pass's kind, or for a holder's copy of it. */
 function semanticTags(source: {
   metadata: PassMetadataDto;
-  holder?: { fieldValues: Record<string, string>; relevantDate?: string };
+  holder?: {
+    fieldValues: Record<string, string>;
+    relevantDate?: string;
+    passengerName?: { givenName: string; familyName: string };
+  };
   poster: boolean;
 }) {
   const kind = passKindOf(source.metadata, source.holder);
@@ -167,5 +177,43 @@ describe('semantic tags', () => {
     for (const kind of [WALLET_A_KINDS.storeCard, WALLET_A_KINDS.coupon, WALLET_A_KINDS.generic]) {
       expect(semanticTags({ metadata: kind.metadata, poster: false })).toBeUndefined();
     }
+  });
+
+  it("give a holder's flight the semantic boarding pass's tags only with everything it shows", () => {
+    const kind = WALLET_A_KINDS.semanticFlight;
+    const holder = { fieldValues: kind.holderValues, passengerName: kind.passengerName };
+    const tags = semanticTags({ metadata: kind.metadata, holder, poster: false });
+    expect(tags).toMatchObject({
+      airlineCode: 'LX',
+      flightNumber: 318,
+      originalBoardingDate: '2026-05-01T12:25:00+02:00',
+      departureCityName: 'Zurich',
+      destinationCityName: 'New York',
+      departureLocationTimeZone: 'Europe/Zurich',
+      destinationLocationTimeZone: 'America/New_York',
+      departureGate: 'E44',
+      destinationGate: 'B22',
+      passengerName: { givenName: 'Maya', familyName: 'Rivera' },
+    });
+    // The carrier is a code: no company's name to tell.
+    expect(tags).not.toHaveProperty('transitProvider');
+    const schemes = (
+      metadata: PassMetadataDto,
+      passengerName: PassengerName | null = kind.passengerName,
+    ) => passJsonKind(passKindOf(metadata, { passengerName })).styleSchemes(false);
+    expect(schemes(kind.metadata)).toEqual(['semanticBoardingPass', 'boardingPass']);
+    const transit = kind.metadata.transit;
+    for (const classic of [
+      { ...transit, boardingTime: undefined },
+      { ...transit, origin: { code: 'ZRH', name: 'Zurich' } },
+      // Apple's airlineCode is IATA: an ICAO-only flight stays classic.
+      { ...transit, carrier: 'SWR' },
+    ]) {
+      expect(schemes({ ...kind.metadata, transit: classic })).toBeUndefined();
+    }
+    expect(schemes(kind.metadata, null)).toBeUndefined();
+    const shared = semanticTags({ metadata: kind.metadata, poster: false });
+    expect(shared).not.toHaveProperty('departureCityName');
+    expect(shared).not.toHaveProperty('passengerName');
   });
 });

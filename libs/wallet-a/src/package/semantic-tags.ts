@@ -1,4 +1,11 @@
-import { parseFlightNumber, type PassKindOf, type RoleReader } from '@app/passes';
+import {
+  flightOf,
+  ianaTimeZone,
+  type Flight,
+  type PassengerName,
+  type PassKindOf,
+  type RoleReader,
+} from '@app/passes';
 
 /**
  * pass.json's `semantics`: machine-readable facts Wallet and the system read (Siri suggestions,
@@ -25,9 +32,12 @@ export interface SemanticTags {
   destinationLocationDescription?: string;
   originalDepartureDate?: string;
   originalArrivalDate?: string;
+  originalBoardingDate?: string;
   departureGate?: string;
   boardingGroup?: string;
   confirmationNumber?: string;
+  /** Apple's PersonNameComponents. */
+  passengerName?: PassengerName;
   // Airline boarding passes only.
   airlineCode?: string;
   flightCode?: string;
@@ -37,6 +47,13 @@ export interface SemanticTags {
   departureAirportName?: string;
   destinationAirportCode?: string;
   destinationAirportName?: string;
+  /** IANA names (iOS 26), such as `America/Chicago`. */
+  departureLocationTimeZone?: string;
+  destinationLocationTimeZone?: string;
+  // The semantic boarding pass's (iOS 26).
+  departureCityName?: string;
+  destinationCityName?: string;
+  destinationGate?: string;
   // Train and other rail boarding passes only.
   departureStationName?: string;
   destinationStationName?: string;
@@ -82,33 +99,91 @@ export function eventTags(
   );
 }
 
+/** What a semantic boarding pass (iOS 26) shows that a classic one may lack. */
+export interface SemanticFlight {
+  flight: Flight & { iata: string };
+  boarding: string;
+  originTimeZone: string;
+  destinationTimeZone: string;
+  passengerName: PassengerName;
+}
+
 /**
- * A boarding pass's tags: the trip and its times, the holder's gate, group and booking, and per
- * mode the airline's or the railway's own tags; the seat.
+ * A holder's flight that opts into iOS 26's semantic boarding pass (DESIGN.md §12): an air trip
+ * with the airline's IATA code (Apple's `airlineCode` takes no ICAO one), its boarding time and
+ * both ends' IANA time zones, on the copy of a holder with a passenger. Null: the classic
+ * boarding pass, which the shared pass, having no passenger, always is.
+ */
+export function semanticFlight(kind: PassKindOf<'boardingPass'>): SemanticFlight | null {
+  const { block: transit, schedule, passengerName } = kind;
+  if (transit === null || transit.transitType !== 'air' || passengerName === null) return null;
+  const flight = flightOf(transit);
+  const originTimeZone = zoneOf(transit.origin.timeZone);
+  const destinationTimeZone = zoneOf(transit.destination.timeZone);
+  if (
+    flight?.iata === undefined ||
+    schedule.boarding === undefined ||
+    originTimeZone === undefined ||
+    destinationTimeZone === undefined
+  ) {
+    return null;
+  }
+  return {
+    flight: { ...flight, iata: flight.iata },
+    boarding: schedule.boarding,
+    originTimeZone,
+    destinationTimeZone,
+    passengerName,
+  };
+}
+
+/** A trip end's zone as the time zone database spells it; undefined when it has none. */
+const zoneOf = (name: string | undefined): string | undefined =>
+  name === undefined ? undefined : (ianaTimeZone(name) ?? undefined);
+
+/**
+ * A boarding pass's tags: the trip and its times (boarding included), the holder's gate, group,
+ * booking and passenger, and per mode the airline's or the railway's own tags; the seat. A
+ * flight's tags carry its airline code and number, and its ends' time zones when given; a
+ * semantic boarding pass (`semanticFlight`) adds the cities and the arrival gate its layout
+ * shows.
  */
 export function tripTags(
-  { block: transit, schedule }: PassKindOf<'boardingPass'>,
+  kind: PassKindOf<'boardingPass'>,
   value: RoleReader,
 ): SemanticTags | undefined {
+  const { block: transit, schedule, passengerName } = kind;
   if (transit === null) return undefined;
+  // A flight's carrier may be the airline's code, which is no company's name.
+  const flight = transit.transitType === 'air' ? flightOf(transit) : null;
+  const provider = transit.transitType === 'air' ? flight?.airlineName : transit.carrier;
   const tags: SemanticTags = {
-    ...optional('transitProvider', transit.carrier || undefined),
+    ...optional('transitProvider', provider || undefined),
     departureLocationDescription: transit.origin.name,
     destinationLocationDescription: transit.destination.name,
     ...optional('originalDepartureDate', schedule.start),
     ...optional('originalArrivalDate', schedule.end),
+    ...optional('originalBoardingDate', schedule.boarding),
     ...optional('duration', schedule.durationSeconds),
     ...optional('departureGate', value('gate')),
     ...optional('boardingGroup', value('boardingGroup')),
     ...optional('confirmationNumber', value('confirmationCode')),
+    ...(passengerName !== null
+      ? {
+          passengerName: {
+            givenName: passengerName.givenName,
+            familyName: passengerName.familyName,
+          },
+        }
+      : {}),
   };
   if (transit.transitType === 'air') {
     // The IATA tags cannot take an ICAO designator (EZY); its flight number's digits still count.
-    const flight = transit.number ? parseFlightNumber(transit.number) : null;
+    const semantic = semanticFlight(kind);
     return withSeat(
       {
         ...tags,
-        ...(flight !== null && 'iata' in flight
+        ...(flight?.iata !== undefined
           ? { airlineCode: flight.iata, flightCode: `${flight.iata}${flight.digits}` }
           : {}),
         ...(flight !== null ? { flightNumber: Number(flight.digits) } : {}),
@@ -116,6 +191,15 @@ export function tripTags(
         departureAirportName: transit.origin.name,
         destinationAirportCode: transit.destination.code,
         destinationAirportName: transit.destination.name,
+        ...optional('departureLocationTimeZone', zoneOf(transit.origin.timeZone)),
+        ...optional('destinationLocationTimeZone', zoneOf(transit.destination.timeZone)),
+        ...(semantic !== null
+          ? {
+              departureCityName: transit.origin.name,
+              destinationCityName: transit.destination.name,
+              ...optional('destinationGate', value('arrivalGate')),
+            }
+          : {}),
       },
       value,
     );

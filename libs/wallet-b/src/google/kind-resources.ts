@@ -1,9 +1,12 @@
 import {
   factText,
+  flightOf,
   formatSpan,
+  ianaTimeZone,
   nextEvent,
-  parseFlightNumber,
+  passengerText,
   roleReader,
+  wallClockIn,
   type Holder,
   type KindFact,
   type Pass,
@@ -77,10 +80,14 @@ function block<K extends 'event' | 'offer' | 'transit'>(
 
 /**
  * Google wants a flight's times as the airport's local date-time without an offset (it refuses
- * one and works out the zone from the airport): the clock time the pass gives, its offset left
- * off, seconds added when missing and fractions cut to milliseconds.
+ * one and works out the zone from the airport). With the airport's IANA `timeZone`, the instant
+ * at that zone's clock, whatever offset the time was written with; without it, the clock time
+ * the pass gives, its offset left off, seconds added when missing and fractions cut to
+ * milliseconds.
  */
-export function localDateTime(isoDateTime: string): string {
+export function localDateTime(isoDateTime: string, timeZone?: string): string {
+  const zone = timeZone === undefined ? null : ianaTimeZone(timeZone);
+  if (zone !== null) return wallClockIn(isoDateTime, zone);
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?/.exec(isoDateTime);
   if (match === null) throw new Error(`Not an ISO 8601 date-time: ${isoDateTime}`);
   const [, minutes, seconds = '00', fraction] = match;
@@ -183,12 +190,17 @@ export function kindClass(
     }
     case 'flight': {
       const transit = block(pass, 'transit');
-      const flight = parseFlightNumber(transit.number ?? '');
+      const flight = flightOf(transit);
       if (flight === null) throw new Error(`Pass ${pass.id} has no flight number Google can read`);
+      // Google takes exactly one of the two codes: the IATA one when the flight has both.
       const carrier: FlightCarrier = {
-        ...('iata' in flight ? { carrierIataCode: flight.iata } : { carrierIcaoCode: flight.icao }),
-        ...optional('airlineName', localizedOrUndefined(transit.carrier)),
+        ...(flight.iata !== undefined
+          ? { carrierIataCode: flight.iata }
+          : optional('carrierIcaoCode', flight.icao)),
+        ...optional('airlineName', localizedOrUndefined(flight.airlineName)),
       };
+      const departureZone = transit.origin.timeZone;
+      const arrivalZone = transit.destination.timeZone;
       return {
         ...issued,
         flightHeader: { carrier, flightNumber: flight.digits },
@@ -200,10 +212,19 @@ export function kindClass(
           airportIataCode: transit.destination.code.toUpperCase(),
           airportNameOverride: localized(transit.destination.name),
         },
-        localScheduledDepartureDateTime: localDateTime(schedule.start ?? transit.departureTime),
+        ...optional(
+          'localBoardingDateTime',
+          schedule.boarding !== undefined
+            ? localDateTime(schedule.boarding, departureZone)
+            : undefined,
+        ),
+        localScheduledDepartureDateTime: localDateTime(
+          schedule.start ?? transit.departureTime,
+          departureZone,
+        ),
         ...optional(
           'localScheduledArrivalDateTime',
-          schedule.end !== undefined ? localDateTime(schedule.end) : undefined,
+          schedule.end !== undefined ? localDateTime(schedule.end, arrivalZone) : undefined,
         ),
       };
     }
@@ -282,12 +303,13 @@ export function kindObject(
     }
     case 'flight': {
       const seatNumber = value('seat');
+      const passenger = passengerOf(kind) ?? value('person');
       const boardingGroup = value('boardingGroup');
       return {
         ...shared,
-        // Google requires a passenger; a shared boarding pass's is everyone holding it, so it
-        // goes by the pass's name.
-        passengerName: value('person') ?? pass.passName,
+        // Google requires a passenger: the holder's own, else its passenger field's; a shared
+        // boarding pass's is everyone holding it, so it goes by the pass's name.
+        passengerName: passenger ?? pass.passName,
         reservationInfo: { ...optional('confirmationCode', value('confirmationCode')) },
         ...(seatNumber !== undefined || boardingGroup !== undefined
           ? {
@@ -320,7 +342,7 @@ export function kindObject(
         ...shared,
         tripType: 'ONE_WAY',
         ticketLeg,
-        ...optional('passengerNames', value('person')),
+        ...optional('passengerNames', passengerOf(kind) ?? value('person')),
       };
     }
   }
@@ -336,6 +358,11 @@ function upcomingModule(event: UpcomingEventFacts, index: number): TextModuleDat
     header: event.name,
     body: `${formatSpan(event.date.value, event.end?.value)}\n${event.venue.value}`,
   };
+}
+
+/** A holder's passenger, as Google's `passengerName` takes it: one text. */
+function passengerOf(kind: PassKind): string | undefined {
+  return kind.passengerName === null ? undefined : passengerText(kind.passengerName);
 }
 
 /** A kind's fact as a text module: a time as its own offset's clock shows it. */

@@ -179,7 +179,8 @@ export interface FlightClass extends IssuedClass {
   flightHeader: FlightHeader;
   origin: AirportInfo;
   destination: AirportInfo;
-  /** Local date-time at the airport, without an offset (Google refuses one). */
+  /** Local date-times at the airport, without an offset (Google refuses one). */
+  localBoardingDateTime?: string;
   localScheduledDepartureDateTime: string;
   localScheduledArrivalDateTime?: string;
 }

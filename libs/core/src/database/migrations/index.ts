@@ -24,6 +24,7 @@ import { DeviceFetches1764070000000 } from './1764070000000-device-fetches';
 import { HolderDates1764080000000 } from './1764080000000-holder-dates';
 import { WalletBClassTypes1764090000000 } from './1764090000000-wallet-b-class-types';
 import { HolderAudiences1764100000000 } from './1764100000000-holder-audiences';
+import { HolderPassengerName1764110000000 } from './1764110000000-holder-passenger-name';
 import { HolderBundles1764120000000 } from './1764120000000-holder-bundles';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
@@ -54,5 +55,6 @@ export const MIGRATIONS = [
   HolderDates1764080000000,
   WalletBClassTypes1764090000000,
   HolderAudiences1764100000000,
+  HolderPassengerName1764110000000,
   HolderBundles1764120000000,
 ];

@@ -3,6 +3,7 @@ import {
   ID_PATTERN,
   IsIsoDateTime,
   MUST_NOT_BE_NULL,
+  NestedObject,
   NotEmpty,
   ReadOnly,
   Required,
@@ -36,6 +37,23 @@ export class HolderPathParams {
   @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
   @MaxLength(64)
   holderId!: string;
+}
+
+/** A boarding pass passenger's name (WalletA `passengerName`, WalletB `passengerName`). */
+export class PassengerNameDto {
+  @ApiProperty({ example: 'Maya', maxLength: 255 })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  givenName!: string;
+
+  @ApiProperty({ example: 'Rivera', maxLength: 255 })
+  @Required()
+  @IsString()
+  @NotEmpty()
+  @MaxLength(255)
+  familyName!: string;
 }
 
 /** Holder fields a client may send back although the service owns them (DESIGN.md §4). */
@@ -139,6 +157,18 @@ export class HolderInputDto extends HolderReadOnlyFields {
   @IsOptional()
   @IsIsoDateTime()
   expirationDate?: string | null;
+
+  @ApiPropertyOptional({
+    type: PassengerNameDto,
+    nullable: true,
+    description:
+      "The passenger, for a holder of a boardingPass only (another kind's holder: 400). On a " +
+      "flight whose transit has `boardingTime` and both ends' `timeZone`, it opts the holder " +
+      'into the semantic boarding pass (iOS 26); both wallets show it. PATCH null removes it.',
+  })
+  @IsOptional()
+  @NestedObject(() => PassengerNameDto)
+  passengerName?: PassengerNameDto | null;
 
   @ApiPropertyOptional({
     type: [String],

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PassengerNameDto } from './holder-input.dto';
 import {
   HOLDER_STATUSES,
   type Holder,
@@ -65,6 +66,12 @@ export class HolderResponse {
     description: "Effective expiration date: the holder's, else the pass's `expirationDate`.",
   })
   expirationDate!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: PassengerNameDto,
+    description: "A boarding pass holder's passenger; null: none.",
+  })
+  passengerName!: Holder['passengerName'];
   @ApiProperty({
     example: 'https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj',
     description:
@@ -142,6 +149,7 @@ export function toHolderResponse({
     barcodeText: holder.barcodeText ?? qrText ?? null,
     relevantDate: holder.relevantDate ?? pass.passMetadata.relevantDate ?? null,
     expirationDate: holder.expirationDate ?? pass.passMetadata.expirationDate ?? null,
+    passengerName: holder.passengerName ?? null,
     downloadUrl,
     // A redirect signed when opened, not a signed link: the same at every read and in the
     // holder's events, never stale, and free to make for every row of a 10,000-row import.
