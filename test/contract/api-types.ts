@@ -472,7 +472,7 @@ export interface paths {
     put?: never;
     /**
      * Import holders (upsert by externalId)
-     * @description A JSON array of HolderInput (at most 10000), or multipart/form-data with a `file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one column per field key of the pass, `tags` (separated by `|`) and `attr.<key>` columns (only externalId is required; an empty field cell is not set, an empty `attr.<key>` cell removes the attribute). A new externalId creates a holder; an Active one gets the row's values (values left out go back to the pass's; tags and attributes change as in a PATCH). All or nothing: any bad row is a 400 keyed `"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is written.
+     * @description A JSON array of HolderInput (at most 10000), or multipart/form-data with a `file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one column per field key of the pass, `relevantDate`, `expirationDate`, `passengerName.givenName` and `passengerName.familyName` (a boardingPass holder), `tags` (separated by `|`) and `attr.<key>` columns (only externalId is required; an empty field cell is not set, an empty `attr.<key>` cell removes the attribute). A new externalId creates a holder; an Active one gets the row's values (values left out go back to the pass's; tags and attributes change as in a PATCH). All or nothing: any bad row is a 400 keyed `"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is written.
      */
     post: operations['HoldersController_import'];
     delete?: never;
@@ -1423,8 +1423,16 @@ export interface components {
        * @example SFO
        */
       code: string;
-      /** @example San Francisco */
+      /**
+       * @description The place: for air, the city (WalletA `departureCityName`/`destinationCityName`).
+       * @example San Francisco
+       */
       name: string;
+      /**
+       * @description The place's IANA time zone (a name such as Europe/Zurich, not an offset; a 400 names the field otherwise). With `boardingTime` and both ends' zones, a flight holder with a `passengerName` gets the semantic boarding pass (iOS 26); WalletB gets its times at this zone's clock.
+       * @example America/Los_Angeles
+       */
+      timeZone?: string;
     };
     TransitDto: {
       /**
@@ -1433,13 +1441,13 @@ export interface components {
        */
       transitType: 'air' | 'train' | 'bus' | 'boat' | 'generic';
       /**
-       * @description Airline or operator.
-       * @example Brand Air
+       * @description For air, the airline's IATA code (2 letters or digits: LX, U2) or ICAO code (3 letters: SWR): `carrier: "LX", number: "318"` is the flight LX318; a code contradicting the number's is a 400. A longer text is the airline's name, beside a number that carries the code. Otherwise the operator.
+       * @example LX
        */
       carrier?: string;
       /**
-       * @description Flight, train or route number. Required for air: the airline's IATA (or ICAO) code and the flight number, e.g. BA123.
-       * @example BA123
+       * @description Flight, train or route number. Required for air: the flight number (1–4 digits) after the airline's IATA or ICAO code (LX318), or alone when `carrier` is the code.
+       * @example 318
        */
       number?: string;
       origin: components['schemas']['TransitStopDto'];
@@ -1448,6 +1456,11 @@ export interface components {
       departureTime: string;
       /** @example 2026-05-01T10:10:00-07:00 */
       arrivalTime?: string;
+      /**
+       * @description When boarding starts (WalletA `originalBoardingDate`, WalletB `localBoardingDateTime`).
+       * @example 2026-05-01T07:30:00+01:00
+       */
+      boardingTime?: string;
     };
     FeaturedActionDto: {
       /**
@@ -1825,6 +1838,12 @@ export interface components {
        */
       pageUrl: string;
     };
+    PassengerNameDto: {
+      /** @example Maya */
+      givenName: string;
+      /** @example Rivera */
+      familyName: string;
+    };
     HolderInputDto: {
       /**
        * @description The brand's member id; unique per pass. Required on create.
@@ -1861,6 +1880,8 @@ export interface components {
        * @example 2026-05-02T04:00:00+02:00
        */
       expirationDate?: string | null;
+      /** @description The passenger, for a holder of a boardingPass only (another kind's holder: 400). On a flight whose transit has `boardingTime` and both ends' `timeZone`, it opts the holder into the semantic boarding pass (iOS 26); both wallets show it. PATCH null removes it. */
+      passengerName?: components['schemas']['PassengerNameDto'] | null;
       /**
        * @description For audiences; never shown on the pass. At most 50, each 1–64 characters of `[A-Za-z0-9._:-]`, case-sensitive; repeats are dropped and the list is answered sorted. PATCH replaces the list.
        * @example [
@@ -1948,6 +1969,8 @@ export interface components {
        * @example 2026-05-02T04:00:00+02:00
        */
       expirationDate: string | null;
+      /** @description A boarding pass holder's passenger; null: none. */
+      passengerName: components['schemas']['PassengerNameDto'] | null;
       /**
        * @description The holder's own page with Add to WalletA / Add to WalletB: unguessable, no credentials.
        * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj
