@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one command on Node.js 24 in this checkout, whatever Node the machine has:
+# Runs one command on Node.js 24, from this checkout's root, whatever Node the machine has:
 #   bash scripts/node24.sh npx jest --config jest.config.js libs/wallet-a
 #   bash scripts/node24.sh npm run bench:api
 # The Node 24 binary comes from the npm registry (the node-linux-<arch> package, which also
@@ -7,8 +7,9 @@
 # .ci/node24/node_modules: never into the project's node_modules/.bin, where every npm script
 # would pick it up. better-sqlite3's addon is built for it once (node-gyp against those headers,
 # nothing fetched from nodejs.org) and swapped into node_modules/better-sqlite3 for the command
-# only, since better-sqlite3 loads exactly one path; the project's own addon is put back after,
-# also after a run that was killed. Without a command it installs, builds and puts back only.
+# only, since better-sqlite3 loads exactly one path; the project's own addon is put back after
+# (after a run that was killed, by the next run). Without a command it installs, builds and
+# puts back only.
 # While a command runs, Node 20 processes of this checkout cannot open SQLite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +70,11 @@ if [ ! -f "$NODE24_ADDON" ]; then
 fi
 
 if [ "$#" -eq 0 ]; then exit 0; fi
+
+if [ -L node_modules ]; then
+  echo "node_modules is a link, shared with other checkouts: their Node 20 processes cannot" \
+    "open SQLite until this command ends" >&2
+fi
 
 # A signal ends the script through `exit`, which runs the EXIT trap (bash skips it otherwise).
 trap put_back_project_addon EXIT
