@@ -11,6 +11,9 @@
 # (after a run that was killed, by the next run). Without a command it installs, builds and
 # puts back only.
 # While a command runs, Node 20 processes of this checkout cannot open SQLite.
+# The pin is 24.18.1: better-sqlite3 12 built against the headers of Node 24.19 or later aborts
+# the process when the garbage collector finalizes a statement outside JavaScript (ObjectWrap's
+# new cleanup hooks, nodejs/node#65446), which the check after the build below catches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +32,7 @@ SQLITE_VERSION=$(node -p "require('./$SQLITE_PACKAGE/package.json').version")
 ADDON="$SQLITE_PACKAGE/build/Release/better_sqlite3.node"
 # Next to the addon it stands for, so that reinstalling better-sqlite3 drops both together.
 PROJECT_ADDON="$ADDON.project"
-NODE24_BUILD="$NODE24/node_modules/.cache/better-sqlite3-$SQLITE_VERSION"
+NODE24_BUILD="$NODE24/node_modules/.cache/better-sqlite3-$SQLITE_VERSION-node-$PINNED"
 NODE24_ADDON="$NODE24_BUILD/build/Release/better_sqlite3.node"
 
 # One run at a time per checkout: a second one would take the first one's addon for the
@@ -59,10 +62,23 @@ if [ ! -f "$NODE24_ADDON" ]; then
   mkdir -p "$NODE24_BUILD.tmp"
   cp -R "$SQLITE_PACKAGE"/{package.json,binding.gyp,deps,src} "$NODE24_BUILD.tmp/"
   # npm_config_nodedir overrides a nodedir in the user's .npmrc (the system Node's headers).
-  if ! (cd "$NODE24_BUILD.tmp" && PATH="$NODE24_BIN:$PATH" npm_config_nodedir="$PWD/$NODE24_HOME" \
+  headers="$PWD/$NODE24_HOME"
+  if ! (cd "$NODE24_BUILD.tmp" && PATH="$NODE24_BIN:$PATH" npm_config_nodedir="$headers" \
     npm run build-release) > "$NODE24_BUILD.log" 2>&1; then
     tail -30 "$NODE24_BUILD.log" >&2
     echo "Could not build better-sqlite3 for Node.js $PINNED (log: $NODE24_BUILD.log)" >&2
+    exit 1
+  fi
+  # Thousands of statements left to the garbage collector, which finalizes them while the
+  # process idles: a build with the ObjectWrap abort above dies here, within a second.
+  gc_check="const Database = require('better-sqlite3');
+    const db = new Database(':memory:', { nativeBinding: process.argv[1] });
+    for (let i = 0; i < 50000; i++) db.prepare('select ' + i).get();
+    setTimeout(() => {}, 2000);"
+  if ! "$NODE24_BIN/node" -e "$gc_check" "$PWD/$NODE24_BUILD.tmp/build/Release/better_sqlite3.node" \
+    > "$NODE24_BUILD.check.log" 2>&1; then
+    head -5 "$NODE24_BUILD.check.log" >&2
+    echo "better-sqlite3 built for Node.js $PINNED aborts when its statements are collected" >&2
     exit 1
   fi
   rm -rf "$NODE24_BUILD"
