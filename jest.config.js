@@ -22,7 +22,18 @@ const moduleNameMapper = {
   '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
   '^@app/webhooks/(.*)$': '<rootDir>/libs/webhooks/src/$1',
 };
-const transform = { '^.+\\.ts$': ['ts-jest', {}] };
+// @walletpass/pass-js 7 ships only ES modules, and Jest runs the tests as CommonJS: ts-jest
+// compiles that one package to CommonJS too. (Jest's own require() of ES modules needs
+// --experimental-vm-modules, which would change how every other test loads.)
+const ESM_PACKAGES = ['@walletpass/pass-js'];
+const transform = {
+  '^.+\\.ts$': ['ts-jest', {}],
+  [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: [
+    'ts-jest',
+    { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2023' } },
+  ],
+};
+const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
 
 module.exports = {
   // Read at the top level only (a project-level testTimeout is ignored).
@@ -35,6 +46,7 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
       transform,
+      transformIgnorePatterns,
       moduleNameMapper,
     },
     {
@@ -44,6 +56,7 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform,
+      transformIgnorePatterns,
       moduleNameMapper,
     },
   ],
