@@ -11,8 +11,8 @@ export const API_KEY_HEADER = 'api-key';
  * Read directly rather than through a passport strategy: passport's `authenticate`, Nest's
  * `AuthGuard` and passport-headerapikey around this one header cost 30–45 µs of CPU per request
  * under bench:api's load (wrapper objects, callbacks, a promise each). The answers are those
- * passport-headerapikey gave: an empty header is 'Invalid API key', and what `validate` throws
- * (a malformed, unknown or revoked key, or a database failure) is thrown as it is.
+ * passport-headerapikey gave: an empty header is 'Invalid API key', and what the key's check
+ * throws (a malformed, unknown or revoked key, or a database failure) is thrown as it is.
  */
 @Injectable()
 export class ApiKeyAuthenticator {
