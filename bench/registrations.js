@@ -12,7 +12,11 @@
  *      BENCH_SOURCES client addresses in X-Forwarded-For (TRUST_PROXY_HOPS=1), after a warm-up
  *      of BENCH_WARMUP registrations of another pass. Registrations/s, latency, the service's
  *      CPU per registration; every answer must be 201 and appleIssuedCount = appleActiveCount =
- *      BENCH_REGISTRATIONS afterwards.
+ *      BENCH_REGISTRATIONS afterwards. On MariaDB, in the same run and under the same load
+ *      (connections, sources, devices), bench/baseline-registrations-server.js: bare Express +
+ *      mysql2, one INSERT of the registration row per request (the service's SQL for it), run
+ *      before and after the service on a pass of its own; ratio = service ÷ the mean of the two
+ *      (target ≥ 90 %).
  *   3. Fetches: two fresh processes on the same database, one with PASSKIT_FETCH_CONFIRMATIONS
  *      `true`, one `false`; `GET /passkit/v1/passes/{passTypeId}/{serial}` with the
  *      pass's token, every other request with If-Modified-Since of the current version (so half
@@ -34,6 +38,7 @@
  *   e.g. --cpu-prof --cpu-prof-dir=/tmp/registrations-profile)
  */
 const autocannon = require('autocannon');
+const { join } = require('node:path');
 const lib = require('./lib');
 
 const REGISTRATIONS = Number(process.env.BENCH_REGISTRATIONS ?? 20_000);
@@ -170,6 +175,28 @@ async function fetches(base, pass, lastModified, duration) {
   };
 }
 
+/** The bare baseline on `database`, its own Published pass made, warmed up as the service is. */
+async function startBaseline(registrar, database) {
+  const pass = await publishPass(registrar, 'Baseline');
+  const port = PORT + 3;
+  const proc = await lib.startProcess(
+    'baseline',
+    [join(__dirname, 'baseline-registrations-server.js')],
+    {
+      PATH: process.env.PATH,
+      // The service's level in this bench (lib.serviceEnv): no access-log line at info.
+      LOG_LEVEL: 'warn',
+      DB_URL: database,
+      BASELINE_PORT: String(port),
+      BASELINE_PASS_ID: pass.id,
+    },
+    `http://127.0.0.1:${port}/health`,
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await register(base, pass, WARMUP, proc.child.pid);
+  return { base, pass, proc, pid: proc.child.pid };
+}
+
 async function stop(proc) {
   if (proc.child.exitCode !== null) return;
   const exited = new Promise((resolve) => proc.child.once('exit', resolve));
@@ -190,8 +217,20 @@ async function benchDatabase(dialect, rows) {
   const warmupPass = await publishPass(registrar, 'Warm-up');
   await register(registrar.base, warmupPass, WARMUP, registrar.proc.child.pid);
   const pass = await publishPass(registrar, 'Launch');
+  // The bare baseline (MariaDB only: it is mysql2), on a pass of its own so that the service's
+  // per-source counts see none of its rows; warmed up like the service, then run before and
+  // after it so that a load drifting through the run weighs on both.
+  const baseline = dialect === 'mysql' ? await startBaseline(registrar, database) : null;
+  const before =
+    baseline === null
+      ? null
+      : await register(baseline.base, baseline.pass, REGISTRATIONS, baseline.pid);
   const registered = await register(registrar.base, pass, REGISTRATIONS, registrar.proc.child.pid);
   const after = await counters(registrar, pass.id);
+  const afterwards =
+    baseline === null
+      ? null
+      : await register(baseline.base, baseline.pass, REGISTRATIONS, baseline.pid);
   rows.push({
     database: dialect,
     case: `${REGISTRATIONS.toLocaleString('en')} registrations, ${CONNECTIONS} conn., ${SOURCES} sources`,
@@ -202,7 +241,35 @@ async function benchDatabase(dialect, rows) {
     check: `issued ${after.issued}, active ${after.active}`,
     'CPU µs': Math.round(registered.cpuUs),
   });
+  for (const [when, run] of [
+    ['before', before],
+    ['after', afterwards],
+  ]) {
+    if (run === null) continue;
+    rows.push({
+      database: dialect,
+      case: `baseline (Express + mysql2, one INSERT), ${when} the service`,
+      'per s': Math.round(run.perSecond),
+      'p50 ms': run.p50,
+      'p99 ms': run.p99,
+      'not 201': REGISTRATIONS - run.created,
+      check: '',
+      'CPU µs': Math.round(run.cpuUs),
+    });
+  }
+  const baselineRate =
+    before === null || afterwards === null ? null : (before.perSecond + afterwards.perSecond) / 2;
+  const baselineCpu =
+    before === null || afterwards === null ? null : (before.cpuUs + afterwards.cpuUs) / 2;
+  if (baseline !== null) await stop(baseline.proc);
   const problems = [];
+  for (const run of [before, afterwards]) {
+    if (run !== null && run.created !== REGISTRATIONS) {
+      problems.push(
+        `${dialect}: baseline ${run.created} of ${REGISTRATIONS} 201 (${run.statuses})`,
+      );
+    }
+  }
   if (registered.created !== REGISTRATIONS) {
     problems.push(
       `${dialect}: ${registered.created} of ${REGISTRATIONS} registrations 201 (statuses ${registered.statuses})`,
@@ -269,6 +336,9 @@ async function benchDatabase(dialect, rows) {
   return {
     dialect,
     registrationsPerSecond: registered.perSecond,
+    registrationCpu: registered.cpuUs,
+    baselineRate,
+    baselineCpu,
     fetchOn: mean(rates.on),
     fetchOff: mean(rates.off),
     ratio,
@@ -298,6 +368,14 @@ async function main() {
   console.table(rows);
   const percent = (ratio) => `${(100 * ratio).toFixed(0)} %`;
   for (const s of summaries) {
+    if (s.baselineRate !== null) {
+      console.log(
+        `${s.dialect}: registrations ${Math.round(s.registrationsPerSecond)}/s, bare baseline ` +
+          `${Math.round(s.baselineRate)}/s (mean of before and after): ` +
+          `${percent(s.registrationsPerSecond / s.baselineRate)} (target ≥ 90 %); CPU per ` +
+          `registration ${Math.round(s.registrationCpu)} µs, baseline ${Math.round(s.baselineCpu)} µs`,
+      );
+    }
     console.log(
       `${s.dialect}: ${Math.round(s.registrationsPerSecond)} registrations/s of one pass; ` +
         `fetches ${Math.round(s.fetchOn)}/s with confirmations, ${Math.round(s.fetchOff)}/s ` +

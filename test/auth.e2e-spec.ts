@@ -154,6 +154,9 @@ describe('Authentication', () => {
     it('answers a malformed or unknown key with 403', async () => {
       const malformed = await http().get('/v1/me').set('api-key', 'not-a-key').expect(403);
       expect(malformed.body.errorCode).toBe('FORBIDDEN');
+      expect(malformed.body.errorMessage).toBe('Malformed API key');
+      const empty = await http().get('/v1/me').set('api-key', '').expect(403);
+      expect(empty.body).toMatchObject({ errorCode: 'FORBIDDEN', errorMessage: 'Invalid API key' });
 
       const { key } = await owner.createApiKey();
       const [, id] = key.split('.');

@@ -1,5 +1,8 @@
+import express from 'express';
+import helmet from 'helmet';
 import { createHash } from 'node:crypto';
 import request, { type Response } from 'supertest';
+import { API_POLICY, helmetOptions } from '../apps/api/src/security-headers';
 import { makePng, PNG_SIGNATURE } from './support/png';
 import { binaryBody } from './support/pkpass';
 import { OwnerSession } from './support/session';
@@ -74,6 +77,31 @@ describe('Security headers', () => {
     expect(response.headers['content-security-policy']).toBe(
       "default-src 'none';base-uri 'none';form-action 'none';frame-ancestors 'none'",
     );
+  });
+
+  it("sends helmet's own headers byte for byte, in helmet's order (kept from start)", async () => {
+    const bare = express();
+    bare.disable('x-powered-by');
+    bare.use(helmet(helmetOptions(API_POLICY)));
+    bare.get('/health', (_request, response) => {
+      response.end();
+    });
+    // The header lines as received, in order and spelled as sent (superagent keeps Node's
+    // message as `res`, which its types do not declare).
+    const rawHeaders = (response: Response) =>
+      (response as unknown as { res: { rawHeaders: string[] } }).res.rawHeaders;
+    const fromHelmet = rawHeaders(await request(bare).get('/health').expect(200));
+    const pairs = (raw: string[]) =>
+      raw.flatMap((value, index) => (index % 2 === 0 ? [`${value}: ${raw[index + 1]}`] : []));
+    const helmetPairs = pairs(fromHelmet).filter(
+      (line) => !/^(Date|Connection|Keep-Alive|Content-Length|Transfer-Encoding):/i.test(line),
+    );
+    expect(helmetPairs.length).toBeGreaterThan(10);
+    const names = new Set(helmetPairs.map((line) => line.split(':')[0]));
+    for (const path of ['/health', '/v1/me']) {
+      const ours = rawHeaders(await http().get(path).set(owner.auth));
+      expect(pairs(ours).filter((line) => names.has(line.split(':')[0]))).toEqual(helmetPairs);
+    }
   });
 
   it("gives the holder page a policy its own markup satisfies: its style's hash, its own images", async () => {

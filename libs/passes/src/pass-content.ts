@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '@app/core';
 import type { Pass, PassMessage } from './entities/pass.entity';
 
 const SLUG_ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** A random URL-safe slug (no look-alike characters): 10 characters, about 58 bits. */
 export function randomSlug(length = 10): string {
-  const bytes = randomBytes(length * 2);
+  const bytes = pooledRandomBytes(length * 2);
   let slug = '';
   for (let i = 0; slug.length < length && i < bytes.length; i++) {
     // Rejection sampling keeps every character equally likely.

@@ -12,10 +12,21 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { Account } from '../entities/account.entity';
 
+/** Workspaces whose default account is kept: far more than one instance serves at once. */
+const MAX_DEFAULTS = 10_000;
+
 /** Brand accounts of a workspace. Every query takes the workspace first. */
 @Injectable()
 export class AccountsService {
   private readonly accountRows: EntityRows<Account>;
+  /**
+   * Each workspace's default account, read once per process. The row is inserted in the
+   * transaction that creates its workspace and never updated or deleted afterwards (no route
+   * renames, moves or deletes accounts or workspaces; accounts.service.spec.ts fails when code
+   * starts writing the table otherwise), so what was read once stays true on every instance and
+   * needs no invalidation. It was a round trip on every pass created without an account.
+   */
+  private readonly defaults = new Map<string, Account>();
 
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
@@ -39,7 +50,9 @@ export class AccountsService {
   }
 
   /** The account passes use when none is given. Every workspace is created with one. */
-  async getDefault(workspaceId: string): Promise<Account> {
+  async getDefault(workspaceId: string): Promise<Readonly<Account>> {
+    const known = this.defaults.get(workspaceId);
+    if (known !== undefined) return known;
     // Plain SQL: every pass created without an account reads it, and `findOne`'s query
     // building cost more than the query (6 % of the service's CPU under bench:api's POST load).
     const [row] = await rawQuery<Record<string, unknown>[]>(
@@ -49,7 +62,14 @@ export class AccountsService {
       [workspaceId],
     );
     if (row === undefined) throw new NotFoundError('Default account of workspace', workspaceId);
-    return this.accountRows.read(row);
+    const account = this.accountRows.read(row);
+    if (this.defaults.size >= MAX_DEFAULTS) {
+      // The oldest insertion goes first (a Map iterates in insertion order).
+      const oldest = this.defaults.keys().next();
+      if (oldest.done !== true) this.defaults.delete(oldest.value);
+    }
+    this.defaults.set(workspaceId, account);
+    return account;
   }
 
   async create(workspaceId: string, actorId: string, name: string): Promise<Account> {

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { RequestTimeoutError } from '../errors/domain-errors';
 import { errorBody } from '../errors/all-exceptions.filter';
 import { ERROR_STATUS } from '../errors/error-codes';
+import { hasBody } from './request-body';
 import type { AppRequest } from './request-context';
 
 /**
@@ -14,7 +15,10 @@ import type { AppRequest } from './request-context';
  */
 export function requestDeadlineMiddleware(deadlineMs: number) {
   return (request: Request, response: Response, next: NextFunction): void => {
-    if (request.complete) return next();
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3), so
+    // it is complete once its headers are: no timer and listeners for it (most GETs), which
+    // Node has not yet marked `complete` when the middleware runs.
+    if (request.complete || !hasBody(request)) return next();
     const timer = setTimeout(() => {
       if (request.complete || response.headersSent) return;
       const error = new RequestTimeoutError(deadlineMs);

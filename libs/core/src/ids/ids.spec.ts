@@ -1,4 +1,4 @@
-import { ID_PATTERN, newId } from './ids';
+import { ID_PATTERN, newId, pooledRandomBytes } from './ids';
 
 describe('newId', () => {
   it('makes RFC 9562 version-7 UUIDs that match the spec id pattern', () => {
@@ -19,5 +19,20 @@ describe('newId', () => {
     const ids = Array.from({ length: 20000 }, () => newId());
     for (let i = 1; i < ids.length; i++) expect(ids[i] > ids[i - 1]).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('pooledRandomBytes', () => {
+  it('hands out each byte once, across refills of the pool', () => {
+    // 600 draws of 20 bytes cross the 4 KiB pool's end twice; no two draws may be the same.
+    const draws = Array.from({ length: 600 }, () => pooledRandomBytes(20).toString('hex'));
+    expect(draws.every((hex) => hex.length === 40)).toBe(true);
+    expect(new Set(draws).size).toBe(draws.length);
+  });
+
+  it('gives copies: changing one leaves the next draws alone', () => {
+    const first = pooledRandomBytes(16);
+    first.fill(0);
+    expect(pooledRandomBytes(16).equals(Buffer.alloc(16))).toBe(false);
   });
 });

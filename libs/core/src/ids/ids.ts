@@ -9,7 +9,12 @@ const POOL_BYTES = 4096;
 const pool = Buffer.alloc(POOL_BYTES);
 let poolOffset = POOL_BYTES;
 
-function randomSlice(length: number): Buffer {
+/**
+ * `length` (at most 4,096) bytes from the CSPRNG, each handed out once, taken from a pool
+ * filled 4 KiB at a time: `crypto.randomBytes` of a few bytes costs a call into OpenSSL each
+ * (a pass's slug took 15 µs per POST under bench:api's load).
+ */
+export function pooledRandomBytes(length: number): Buffer {
   if (poolOffset + length > POOL_BYTES) {
     randomFillSync(pool);
     poolOffset = 0;
@@ -36,10 +41,10 @@ export function newId(): string {
     now = lastMillis;
   } else {
     lastMillis = now;
-    sequence = randomSlice(2).readUInt16BE() & 0x3ff; // leave headroom for the counter
+    sequence = pooledRandomBytes(2).readUInt16BE() & 0x3ff; // leave headroom for the counter
   }
 
-  const bytes = randomSlice(16);
+  const bytes = pooledRandomBytes(16);
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;
