@@ -1,4 +1,4 @@
-import { AuthenticationGuard, AuthModule, WorkspaceInterceptor } from '@app/auth';
+import { AuthenticationGuard, WorkspaceInterceptor } from '@app/auth';
 import {
   APP_CONFIG,
   ClientIpLimitGuard,
@@ -26,8 +26,7 @@ import { APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
  * 5. the JSON body, read last: a refused request's body is never read.
  */
 @Module({
-  // AuthModule for what the authentication guard checks credentials with.
-  imports: [AuthModule, RateLimitModule],
+  imports: [RateLimitModule],
   providers: [
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -10,7 +10,7 @@ import { MeController } from './controllers/me.controller';
 import { MembersController } from './controllers/members.controller';
 import { WorkspacesController } from './controllers/workspaces.controller';
 import { AUTH_ENTITIES } from './entities';
-import { ApiKeyAuthenticator } from './guards/api-key.authenticator';
+import { ApiKeyStrategy } from './guards/api-key.strategy';
 import { JwtStrategy } from './guards/jwt.strategy';
 import { AccountsService } from './services/accounts.service';
 import { ApiKeysService } from './services/api-keys.service';
@@ -24,8 +24,8 @@ import { PrincipalService } from './services/principal.service';
 import { WorkspacesService } from './services/workspaces.service';
 
 /**
- * Identity and access: users, organisations, workspaces, API keys, and what
- * `AuthenticationGuard` checks credentials with (passport's JWT strategy, the API-key reader). The guard and the workspace interceptor are
+ * Identity and access: users, organisations, workspaces, API keys, and the passport
+ * strategies behind `AuthenticationGuard`. The guard and the workspace interceptor are
  * registered globally by the HTTP application (apps/api), not here, so that the worker can
  * import the modules that import this one without taking HTTP concerns along.
  */
@@ -56,8 +56,8 @@ import { WorkspacesService } from './services/workspaces.service';
     ApiKeysService,
     BootstrapService,
     JwtStrategy,
-    ApiKeyAuthenticator,
+    ApiKeyStrategy,
   ],
-  exports: [WorkspacesService, AccountsService, ApiKeyAuthenticator, TypeOrmModule],
+  exports: [WorkspacesService, AccountsService, TypeOrmModule],
 })
 export class AuthModule {}

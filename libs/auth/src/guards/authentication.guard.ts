@@ -12,7 +12,7 @@ import {
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, type IAuthModuleOptions } from '@nestjs/passport';
-import { API_KEY_HEADER, ApiKeyAuthenticator } from './api-key.authenticator';
+import { API_KEY_HEADER, API_KEY_STRATEGY } from './api-key.strategy';
 import { JWT_STRATEGY } from './jwt.strategy';
 
 const PASSPORT_OPTIONS: IAuthModuleOptions = { session: false, property: 'principal' };
@@ -37,6 +37,18 @@ class BearerTokenGuard extends AuthGuard(JWT_STRATEGY) {
   }
 }
 
+class ApiKeyGuard extends AuthGuard(API_KEY_STRATEGY) {
+  override getAuthenticateOptions(): IAuthModuleOptions {
+    return PASSPORT_OPTIONS;
+  }
+
+  override handleRequest<TUser = Principal>(error: unknown, principal: unknown): TUser {
+    if (error) throw error as Error;
+    if (principal) return principal as TUser;
+    throw new ForbiddenError('Invalid API key');
+  }
+}
+
 /**
  * The one global guard. Routes declare `@Public()` or `@Authenticated()`; a route that
  * declares nothing is treated as authenticated. A request carries an `api-key` header or a
@@ -50,10 +62,10 @@ class BearerTokenGuard extends AuthGuard(JWT_STRATEGY) {
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
   private readonly bearer = new BearerTokenGuard();
+  private readonly apiKey = new ApiKeyGuard();
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly apiKeys: ApiKeyAuthenticator,
     private readonly failures: FailureCounter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -88,9 +100,8 @@ export class AuthenticationGuard implements CanActivate {
     const counter = `authfail:ip:${request.ip ?? 'unknown'}`;
     await this.failures.assertBelow(counter, perIp);
     try {
-      const apiKey = request.headers[API_KEY_HEADER];
-      if (apiKey !== undefined) {
-        request.principal = await this.apiKeys.principalOf(apiKey);
+      if (request.headers[API_KEY_HEADER] !== undefined) {
+        await this.apiKey.canActivate(context);
       } else {
         if (!/^Bearer\s+\S+$/i.test(request.headers.authorization ?? '')) {
           throw new UnauthorizedError('Authorization header must be "Bearer <token>"');
