@@ -1,4 +1,10 @@
-import { createHash } from 'node:crypto';
+import {
+  constants,
+  createHash,
+  createPrivateKey,
+  privateEncrypt,
+  type KeyObject,
+} from 'node:crypto';
 import forge from 'node-forge';
 import { ZipFile } from 'yazl';
 import type { SigningMaterial } from '../signing/signing-material';
@@ -7,15 +13,39 @@ import type { SigningMaterial } from '../signing/signing-material';
 export interface PassSigner {
   wwdr: forge.pki.Certificate;
   certificate: forge.pki.Certificate;
-  key: forge.pki.rsa.PrivateKey;
+  /** The pass certificate's key, for Node's own RSA (see {@link nativeRsaKey}). */
+  key: KeyObject;
 }
 
 export function passSigner(material: SigningMaterial): PassSigner {
   return {
     wwdr: forge.pki.certificateFromPem(material.wwdrPem),
     certificate: forge.pki.certificateFromPem(material.certPem),
-    key: forge.pki.privateKeyFromPem(material.keyPem),
+    key: createPrivateKey(material.keyPem),
   };
+}
+
+/** The DER of PKCS #1's DigestInfo for SHA-1, up to the digest itself (RFC 8017, 9.2). */
+const SHA1_DIGEST_INFO_PREFIX = Buffer.from('3021300906052b0e03021a05000414', 'hex');
+
+/**
+ * The key as node-forge's PKCS #7 signer uses it (`key.sign(md)`: RSASSA-PKCS1-v1_5 over the
+ * signed attributes' digest), signing with Node's crypto instead of forge's JavaScript big
+ * integers. Those cost 25 ms a signature on Node 20; on Node 21 and later, whose global
+ * `navigator` sends forge's jsbn down its browser arithmetic, a second under load.
+ */
+function nativeRsaKey(key: KeyObject): forge.pki.rsa.PrivateKey {
+  const sign = (md: forge.md.MessageDigest): string => {
+    if (md.algorithm !== 'sha1') throw new Error(`unexpected digest ${md.algorithm}`);
+    const digest = Buffer.from(md.digest().getBytes(), 'binary');
+    const digestInfo = Buffer.concat([SHA1_DIGEST_INFO_PREFIX, digest]);
+    // PKCS #1 v1.5 padding of type 1 over the DigestInfo: the signature RSASSA-PKCS1-v1_5 makes.
+    return privateEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, digestInfo).toString(
+      'binary',
+    );
+  };
+  // forge's signer calls nothing of the key but `sign`.
+  return { sign } as unknown as forge.pki.rsa.PrivateKey;
 }
 
 /**
@@ -40,7 +70,7 @@ export function signManifest(manifest: Buffer, signer: PassSigner): Buffer {
   signed.addCertificate(signer.wwdr);
   signed.addCertificate(signer.certificate);
   signed.addSigner({
-    key: signer.key,
+    key: nativeRsaKey(signer.key),
     certificate: signer.certificate,
     digestAlgorithm: forge.pki.oids.sha1,
     authenticatedAttributes: [
