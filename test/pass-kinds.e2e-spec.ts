@@ -333,6 +333,9 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
     const EVENT = {
       name: 'Riverside Festival',
       venueName: 'Riverside Park',
+      // What the poster event ticket, which shows upcoming events, needs of its venue.
+      venueRegion: 'Springfield',
+      venueRoom: 'Main Stage',
       startTime: '2026-07-10T16:00:00+02:00',
     };
     const day = (n: number, changes: Record<string, unknown> = {}) => ({
@@ -350,12 +353,26 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
       ...changes,
     });
     const TWENTY = Array.from({ length: 20 }, (_, i) => day(i + 1));
+    /** A poster event ticket (its artwork), which Wallet shows upcoming events on. */
+    let posterImages: { fileName: string; uploadKey: string }[];
+    beforeAll(async () => {
+      const artwork = makePng({ width: 358, height: 448 });
+      posterImages = [
+        ...images,
+        { fileName: 'artwork.png', uploadKey: await app.owner.upload(artwork, 'artwork.png') },
+      ];
+    });
+    const createPoster = (passName: string, passMetadata: Record<string, unknown>) =>
+      http()
+        .post('/v1/wallet-pass')
+        .set(app.owner.auth)
+        .send({ passName, passMetadata, status: 'Published', uploadInfoList: posterImages });
     const ISO = 'must be an ISO 8601 date-time with its offset (e.g. 2026-05-01T19:30:00+02:00)';
     /** Every pass row there is, in the database itself: a refused request writes none. */
     const passCount = () => app.testApp.app.get(DataSource).getRepository(Pass).count();
 
     it('takes 20 events: one relevant date and one upcomingPassInformation entry each', async () => {
-      const pass = (await create('Twenty days', ticket(TWENTY)).expect(201)).body as {
+      const pass = (await createPoster('Twenty days', ticket(TWENTY)).expect(201)).body as {
         slug: string;
         passMetadata: { event: { upcoming: unknown[] } };
       };
@@ -373,6 +390,20 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
         semantics: { venueName: 'Riverside Park', eventEndDate: '2026-08-04T23:00:00+02:00' },
       });
       expect((entries[3].backFields as unknown[]).length).toBeGreaterThan(0);
+      expect(json.preferredStyleSchemes).toEqual(['posterEventTicket', 'eventTicket']);
+    });
+
+    it("lists a classic ticket's events on its back: upcomingPassInformation is a poster's", async () => {
+      const pass = (await create('Two days', ticket([day(1), day(2)])).expect(201)).body as {
+        slug: string;
+      };
+      const json = await passJson(pass.slug);
+      expect(json.upcomingPassInformation).toBeUndefined();
+      expect(json.preferredStyleSchemes).toBeUndefined();
+      expect((json.relevantDates as unknown[]).length).toBe(2);
+      const back = (json.eventTicket as { backFields: { key: string; value: string }[] })
+        .backFields;
+      expect(back.find((field) => field.key === 'event.upcoming')?.value).toContain('Day 2');
     });
 
     it.each([
@@ -425,7 +456,7 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
     );
 
     it('refuses a bad update the same way and leaves the pass as it was', async () => {
-      const pass = (await create('Season', ticket([day(1), day(2)])).expect(201)).body as {
+      const pass = (await createPoster('Season', ticket([day(1), day(2)])).expect(201)).body as {
         id: string;
         slug: string;
         version: number;

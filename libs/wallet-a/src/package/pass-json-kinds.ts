@@ -37,8 +37,12 @@ interface PassJsonKind<K extends PassType> {
   fields(kind: PassKindOf<K>): KindFields;
   /** Its semantic tags (`semantic-tags.ts`); undefined for a kind that has none. */
   semantics(kind: PassKindOf<K>, value: RoleReader, poster: boolean): SemanticTags | undefined;
-  /** Top-level keys of pass.json of the kind's own (an event ticket's upcoming events). */
-  passKeys(kind: PassKindOf<K>): Record<string, unknown>;
+  /**
+   * Top-level keys of pass.json of the kind's own: a poster event ticket's upcoming events
+   * (Wallet takes `upcomingPassInformation` only beside the `posterEventTicket` scheme, which
+   * @walletpass/pass-js 7 enforces; a classic ticket lists them as a back field instead).
+   */
+  passKeys(kind: PassKindOf<K>, poster: boolean): Record<string, unknown>;
   /**
    * The newer layout this copy opts into (`preferredStyleSchemes`, iOS 26), the classic style
    * last: devices before iOS 26 ignore the key and show the classic style of the same fields.
@@ -91,7 +95,7 @@ const PASS_JSON_KINDS: { [K in PassType]: PassJsonKind<K> } = {
     styleKeys: none,
     fields: eventFields,
     semantics: eventTags,
-    passKeys: ticketKeys,
+    passKeys: (kind, poster) => (poster ? ticketKeys(kind) : {}),
     styleSchemes: (_kind, poster) => (poster ? ['posterEventTicket', 'eventTicket'] : undefined),
   },
   boardingPass: {
@@ -125,7 +129,7 @@ export interface PassJsonKindParts {
   styleKeys: Record<string, string>;
   fields: KindFields;
   semantics(value: RoleReader, poster: boolean): SemanticTags | undefined;
-  passKeys: Record<string, unknown>;
+  passKeys(poster: boolean): Record<string, unknown>;
   styleSchemes(poster: boolean): string[] | undefined;
 }
 
@@ -147,7 +151,7 @@ function partsOf<K extends PassType>(kind: PassKindOf<K>): PassJsonKindParts {
     styleKeys: entry.styleKeys(kind),
     fields: entry.fields(kind),
     semantics: (value, poster) => entry.semantics(kind, value, poster),
-    passKeys: entry.passKeys(kind),
+    passKeys: (poster) => entry.passKeys(kind, poster),
     styleSchemes: (poster) => entry.styleSchemes(kind, poster),
   };
 }

@@ -315,7 +315,7 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
       ? { posterGeneric: posterGenericFields(placed.face, placed.backFields) }
       : {}),
     // The kind's own keys: a festival's or a season ticket's upcoming events (iOS 26).
-    ...walletA.passKeys,
+    ...walletA.passKeys(poster !== null),
     [walletA.style]: {
       ...walletA.styleKeys,
       ...placed.face,
