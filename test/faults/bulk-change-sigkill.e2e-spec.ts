@@ -184,6 +184,18 @@ describe(`A worker killed with SIGKILL mid bulk change (${TEST_DB})`, () => {
       await dataSource.query("UPDATE wallet_a_push_job SET state = 'done' WHERE pass_id = ?", [
         pass.id,
       ]);
+      // A holder's change time moves to the second after its last (Last-Modified has whole
+      // seconds), so the voids may stand up to a second ahead of the clock. The change announces
+      // holders changed since it was made: made before that, it would push the Voided ones too.
+      const [{ latest }] = await dataSource.query<{ latest: string | Date }[]>(
+        'SELECT MAX(updated_time) AS latest FROM holder WHERE pass_id = ?',
+        [pass.id],
+      );
+      const latestChange =
+        latest instanceof Date ? latest : new Date(`${latest.replace(' ', 'T')}Z`);
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, latestChange.getTime() - Date.now() + 5)),
+      );
       const created = await request(testApp.server)
         .post(`/v1/wallet-pass/${pass.id}/holders/bulk`)
         .set(owner.auth)
