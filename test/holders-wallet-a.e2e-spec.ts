@@ -270,6 +270,24 @@ describe('Personal passes on WalletA', () => {
     expect((await holder(alice)).appleInstalledCount).toBe(2);
     expect((await holder(bob)).appleInstalledCount).toBe(1);
 
+    // Each registration records the versions the device was just given: the pass's, and for a
+    // holder's copy that holder's (0 for the shared pass).
+    const held = await testApp.app
+      .get(DataSource)
+      .query<Record<string, unknown>[]>(
+        'SELECT r.held_pass_version, r.held_holder_version, p.version AS pass_version, ' +
+          'h.version AS holder_version FROM wallet_a_registration r ' +
+          'JOIN pass p ON p.id = r.pass_id LEFT JOIN holder h ON h.id = r.holder_id ' +
+          'WHERE r.pass_id = ? AND r.removed_time IS NULL',
+        [pass.id],
+      );
+    expect(held).toHaveLength(4);
+    for (const row of held) {
+      expect(Number(row.held_pass_version)).toBe(Number(row.pass_version));
+      expect(Number(row.held_holder_version)).toBe(Number(row.holder_version ?? 0));
+    }
+    expect(held.filter((row) => Number(row.held_holder_version) > 0)).toHaveLength(3);
+
     const updated = await http()
       .get(passKit(`/devices/${devices.alice1.library}/registrations/${PASS_TYPE_ID}`))
       .expect(200);

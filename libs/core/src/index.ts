@@ -1,5 +1,6 @@
 export * from './config/app-config';
 export * from './config/config.module';
+export * from './cache/bounded-map';
 export * from './database/audited.entity';
 export * from './database/data-source-options';
 export * from './database/dialect';

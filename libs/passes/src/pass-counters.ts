@@ -1,3 +1,4 @@
+import { sqlDialect } from '@app/core';
 import type { EntityManager } from 'typeorm';
 import { Pass } from './entities/pass.entity';
 
@@ -14,6 +15,24 @@ export async function lockPassRow(manager: EntityManager, passId: string): Promi
     .where('id = :passId', { passId })
     .execute();
   return manager.findOneBy(Pass, { id: passId });
+}
+
+/**
+ * {@link lockPassRow} for a transaction that needs only the pass's version (null: no such
+ * pass): one `SELECT … FOR UPDATE` on MySQL; on SQLite the no-op UPDATE, which makes the
+ * transaction the writer at once rather than at its first write.
+ */
+export async function lockPassVersion(
+  manager: EntityManager,
+  passId: string,
+): Promise<number | null> {
+  const rowLocks = sqlDialect(manager.connection).rowLocks;
+  if (!rowLocks) await manager.query('UPDATE pass SET version = version WHERE id = ?', [passId]);
+  const rows = await manager.query<{ version: number | string }[]>(
+    `SELECT version FROM pass WHERE id = ?${rowLocks ? ' FOR UPDATE' : ''}`,
+    [passId],
+  );
+  return rows.length === 0 ? null : Number(rows[0].version);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { APP_CONFIG, type AppConfig, type Principal } from '@app/core';
+import { APP_CONFIG, BoundedMap, type AppConfig, type Principal } from '@app/core';
 import {
   Inject,
   Injectable,
@@ -38,7 +38,7 @@ interface Entry<T> {
  * lookup takes the generation first ({@link begin}) and {@link set} ignores a stale one.
  */
 export class PrincipalCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly entries = new BoundedMap<string, Entry<T>>(MAX_ENTRIES);
   private generation = 0;
   /** False while changes cannot reach this instance (its Redis subscription is down). */
   private enabled = true;
@@ -62,11 +62,6 @@ export class PrincipalCache<T> {
 
   set(key: string, value: T, lookup: { generation: number; startedAt: number }): void {
     if (!this.enabled || lookup.generation !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) {
-      // The oldest insertion goes first (a Map iterates in insertion order).
-      const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
-    }
     this.entries.set(key, { value, expiresAt: lookup.startedAt + this.ttlMs });
   }
 

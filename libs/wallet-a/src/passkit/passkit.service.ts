@@ -1,4 +1,11 @@
-import { APP_CONFIG, FailureCounter, rawQuery, UnauthorizedError, type AppConfig } from '@app/core';
+import {
+  APP_CONFIG,
+  BoundedMap,
+  FailureCounter,
+  rawQuery,
+  UnauthorizedError,
+  type AppConfig,
+} from '@app/core';
 import { Holder, Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -15,15 +22,31 @@ const REFUSED_WINDOW_MS = 60_000;
 /** The pass (and holder, for a holder's serial) a device's credentials are for. */
 interface DeviceCredentials {
   pass: Pick<Pass, 'id' | 'workspaceId'>;
-  holder: Pick<Holder, 'id' | 'serialNumber' | 'version'> | null;
+  holder: Pick<Holder, 'id' | 'serialNumber'> | null;
 }
+
+/**
+ * Whose a serial number is, and the hash of the token its devices must send. All of it is
+ * written once, with the token, and never changes (no pass or holder row is ever deleted; a
+ * token is never replaced), so an instance keeps what it read without asking again or being
+ * told of changes: a device's registration costs no read of its own. Only serials whose token
+ * exists are kept; the token itself is still checked on every call.
+ */
+interface SerialOwner {
+  passId: string;
+  workspaceId: string;
+  tokenHash: string;
+  holderId: string | null;
+}
+
+/** Serial numbers kept: a launch's worth of holders' copies; the least recently used go. */
+const KNOWN_SERIALS = 50_000;
 
 interface CredentialRow {
   pass_id: string;
   workspace_id: string;
   token_hash: string | null;
   holder_id: string | null;
-  holder_version: number | string | null;
 }
 
 /** Who is calling the web service: the client IP its refusals are counted against. */
@@ -34,6 +57,8 @@ export interface DeviceCaller {
 /** Apple's PassKit web service, as Wallet on the device calls it. */
 @Injectable()
 export class PassKitService {
+  private readonly owners = new BoundedMap<string, SerialOwner>(KNOWN_SERIALS);
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
@@ -62,7 +87,6 @@ export class PassKitService {
       pass,
       serialNumber: holder?.serialNumber ?? pass.id,
       holderId: holder?.id ?? null,
-      holderVersion: holder?.version ?? 0,
       deviceLibraryId: device.libraryId,
       pushToken: device.pushToken,
       // A holder's copy is bounded per holder; only the shared pass's public token per source.
@@ -150,7 +174,8 @@ export class PassKitService {
 
   /**
    * {@link authorised} for the routes that need only who the device is (registrations, the hot
-   * path of a launch): one query of the few columns that tell, not the pass and holder entities.
+   * path of a launch): the few columns that tell, read once per serial number ({@link
+   * SerialOwner}), not the pass and holder entities.
    */
   private async credentialsOf(
     passTypeId: string,
@@ -161,28 +186,39 @@ export class PassKitService {
     await this.assertNotRefusedTooOften(caller);
     const token = APPLE_PASS_SCHEME.exec(authorization ?? '')?.[1];
     if (token !== undefined && passTypeId === this.config.walletA.passTypeId) {
-      const rows = await rawQuery<CredentialRow[]>(
-        this.dataSource,
-        'SELECT id AS pass_id, workspace_id, wallet_a_token_hash AS token_hash, ' +
-          'NULL AS holder_id, NULL AS holder_version FROM pass WHERE id = ? ' +
-          'UNION ALL SELECT pass_id, workspace_id, wallet_a_token_hash, id, version ' +
-          'FROM holder WHERE serial_number = ?',
-        [serialNumber, serialNumber],
-      );
-      // The shared pass's serial is its id; only when no pass has it is it a holder's serial.
-      const row = rows.find((each) => each.holder_id === null) ?? rows[0];
-      if (row !== undefined && this.tokens.matches({ walletATokenHash: row.token_hash }, token)) {
+      const owner = this.owners.get(serialNumber) ?? (await this.ownerOf(serialNumber));
+      if (owner !== null && this.tokens.matches({ walletATokenHash: owner.tokenHash }, token)) {
         return {
-          pass: { id: row.pass_id, workspaceId: row.workspace_id },
-          holder:
-            row.holder_id === null
-              ? null
-              : { id: row.holder_id, serialNumber, version: Number(row.holder_version) },
+          pass: { id: owner.passId, workspaceId: owner.workspaceId },
+          holder: owner.holderId === null ? null : { id: owner.holderId, serialNumber },
         };
       }
     }
     await this.countRefusal(caller);
     throw new UnauthorizedError('Request not authorized');
+  }
+
+  /** Whose the serial number is (kept once it has a token), or null for none or no token yet. */
+  private async ownerOf(serialNumber: string): Promise<SerialOwner | null> {
+    const rows = await rawQuery<CredentialRow[]>(
+      this.dataSource,
+      'SELECT id AS pass_id, workspace_id, wallet_a_token_hash AS token_hash, NULL AS holder_id ' +
+        'FROM pass WHERE id = ? ' +
+        'UNION ALL SELECT pass_id, workspace_id, wallet_a_token_hash, id FROM holder ' +
+        'WHERE serial_number = ?',
+      [serialNumber, serialNumber],
+    );
+    // The shared pass's serial is its id; only when no pass has it is it a holder's serial.
+    const row = rows.find((each) => each.holder_id === null) ?? rows[0];
+    if (row?.token_hash == null) return null;
+    const owner: SerialOwner = {
+      passId: row.pass_id,
+      workspaceId: row.workspace_id,
+      tokenHash: row.token_hash,
+      holderId: row.holder_id,
+    };
+    this.owners.set(serialNumber, owner);
+    return owner;
   }
 
   private assertNotRefusedTooOften(caller: DeviceCaller): Promise<void> {

@@ -1,5 +1,6 @@
 import {
   APP_CONFIG,
+  EntityRows,
   GroupCommit,
   newId,
   ServiceEvents,
@@ -7,13 +8,21 @@ import {
   type AppConfig,
   type RecordedEvent,
 } from '@app/core';
-import { addHolderCounters, Holder, lockPassRow, moveHolderCounters, Pass } from '@app/passes';
+import {
+  addHolderCounters,
+  Holder,
+  lockPassRow,
+  lockPassVersion,
+  moveHolderCounters,
+  Pass,
+} from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import {
   groupKey,
   planRegistrations,
   type DeviceGroup,
+  type KnownRegistration,
   type PlannedWrite,
   type RegistrationRequest,
 } from './registration-plan';
@@ -25,8 +34,6 @@ const MAX_REGISTRATIONS_PER_TURN = 500;
 /** A registration as the web service hands it over: the request and what it is of. */
 export interface DeviceRegistration extends RegistrationRequest {
   pass: Pick<Pass, 'id' | 'workspaceId'>;
-  /** The holder's version of the package the device holds (0 for the shared pass). */
-  holderVersion: number;
 }
 
 /**
@@ -50,11 +57,15 @@ export class RegistrationsService {
     MAX_REGISTRATIONS_PER_TURN,
   );
 
+  private readonly registrationRows: EntityRows<Registration>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly events: ServiceEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.registrationRows = new EntityRows(dataSource, Registration, 'r');
+  }
 
   /** `created` for a new (or returning) device, `existing` when it was registered already. */
   register(registration: DeviceRegistration): Promise<'created' | 'existing'> {
@@ -68,27 +79,23 @@ export class RegistrationsService {
     const { workspaceId } = registrations[0].pass;
     return this.dataSource.transaction(async (manager) => {
       // Registration changes of one pass take turns (else MySQL deadlocks two devices at once).
-      const locked = await lockPassRow(manager, passId);
-      const passVersion = locked?.version ?? 0;
+      const passVersion = (await lockPassVersion(manager, passId)) ?? 0;
+      // The versions the devices were just given: the pass's, and each holder copy's.
+      const holderVersions = await this.holderVersions(manager, registrations);
       const now = new Date();
-      const known = await manager.find(Registration, {
-        select: { id: true, serialNumber: true, deviceLibraryId: true, removedTime: true },
-        where: {
-          serialNumber: In([...new Set(registrations.map((r) => r.serialNumber))]),
-          deviceLibraryId: In([...new Set(registrations.map((r) => r.deviceLibraryId))]),
-        },
-      });
+      const known = await this.knownRegistrations(manager, registrations);
       const active = await this.activeByGroup(manager, passId, registrations);
       const { devicesPerSource, devicesPerHolder } = this.config.walletA;
       const plan = planRegistrations(
         registrations,
-        known.map((row) => ({ ...row, active: row.removedTime === null })),
+        known,
         (group) => active.get(groupKey(group)) ?? 0,
         (group) => (group.source === undefined ? devicesPerHolder : devicesPerSource),
       );
       const held = (request: DeviceRegistration) => ({
         heldPassVersion: passVersion,
-        heldHolderVersion: request.holderVersion,
+        heldHolderVersion:
+          request.holderId === null ? 0 : (holderVersions.get(request.holderId) ?? 0),
       });
 
       const kept = new Set(plan.refreshed.map((row) => row.id));
@@ -115,10 +122,10 @@ export class RegistrationsService {
           },
         );
       }
-      if (plan.inserts.length > 0) {
-        await manager.insert(
-          Registration,
-          plan.inserts.map(({ request, retired }) => ({
+      await this.registrationRows.insert(
+        manager,
+        plan.inserts.map(({ request, retired }) =>
+          Object.assign(new Registration(), {
             id: newId(),
             workspaceId,
             passId,
@@ -131,15 +138,52 @@ export class RegistrationsService {
             updatedTime: now,
             removedTime: retired ? now : null,
             ...held(request),
-          })),
-        );
-      }
+          } satisfies Registration),
+        ),
+      );
       const counted = [...plan.inserts, ...plan.returning.map((row) => row.write)].filter(
         (write) => write.counted,
       );
       await this.countInstalls(manager, { id: passId, workspaceId }, counted, plan.inserts, now);
       return plan.outcomes;
     });
+  }
+
+  /** The current version of each holder copy the turn registers, by holder id. */
+  private async holderVersions(
+    manager: EntityManager,
+    registrations: readonly RegistrationRequest[],
+  ): Promise<Map<string, number>> {
+    const ids = [
+      ...new Set(registrations.flatMap((r) => (r.holderId === null ? [] : [r.holderId]))),
+    ];
+    if (ids.length === 0) return new Map();
+    const rows = await manager.query<{ id: string; version: number | string }[]>(
+      `SELECT id, version FROM holder WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    return new Map(rows.map((row) => [row.id, Number(row.version)]));
+  }
+
+  /** The stored registrations of the turn's (serial number, device) pairs, active or not. */
+  private async knownRegistrations(
+    manager: EntityManager,
+    registrations: readonly RegistrationRequest[],
+  ): Promise<KnownRegistration[]> {
+    const serials = [...new Set(registrations.map((r) => r.serialNumber))];
+    const devices = [...new Set(registrations.map((r) => r.deviceLibraryId))];
+    const marks = (values: readonly string[]) => values.map(() => '?').join(', ');
+    const rows = await manager.query<Record<string, unknown>[]>(
+      'SELECT id, serial_number, device_library_id, removed_time FROM wallet_a_registration ' +
+        `WHERE serial_number IN (${marks(serials)}) AND device_library_id IN (${marks(devices)})`,
+      [...serials, ...devices],
+    );
+    return rows.map((row) => ({
+      id: String(row.id),
+      serialNumber: String(row.serial_number),
+      deviceLibraryId: String(row.device_library_id),
+      active: row.removed_time === null,
+    }));
   }
 
   /** Active registrations now, per group the turn adds to (a source's, a holder copy's). */
