@@ -1,7 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-
-const ROOT = join(__dirname, '..', '..', '..', '..');
+import { sourceMatches } from '@app/core/testing/source-writes';
 
 const WRITE_METHOD = '(insert|update|save|upsert|delete|remove|softDelete|increment|decrement)';
 
@@ -28,33 +25,12 @@ const ALLOWED = [
   'libs/auth/src/services/workspaces.service.ts: await manager.insert(',
 ];
 
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) return entry.name === 'migrations' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
-
 describe('accounts and workspaces', () => {
   it('are only ever inserted, so a default account read once stays true (AccountsService)', () => {
-    const writes = ['libs', 'apps'].flatMap((top) =>
-      sourceFiles(join(ROOT, top)).flatMap((file) => {
-        const source = readFileSync(file, 'utf8');
-        const patterns = accountWrites(source);
-        // Matched over the whole source (a call may span lines), reported by its first line.
-        const lines = source.split('\n');
-        return patterns.flatMap((pattern) =>
-          [...source.matchAll(pattern)].map((match) => {
-            const line = lines[source.slice(0, match.index).split('\n').length - 1];
-            return `${relative(ROOT, file)}: ${line.trim()}`;
-          }),
-        );
-      }),
-    );
+    const writes = sourceMatches(accountWrites);
     // A new write that changes or removes an account or a workspace: AccountsService keeps each
     // workspace's default account for the life of the process with no invalidation; drop it on
     // every instance (PrincipalChanges shows how) before allowing the write here.
-    expect(writes.sort()).toEqual([...ALLOWED].sort());
+    expect(writes).toEqual([...ALLOWED].sort());
   });
 });

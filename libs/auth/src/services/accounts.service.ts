@@ -1,4 +1,5 @@
 import {
+  BoundedMap,
   EntityRows,
   NotFoundError,
   paginate,
@@ -26,7 +27,7 @@ export class AccountsService {
    * starts writing the table otherwise), so what was read once stays true on every instance and
    * needs no invalidation. It was a round trip on every pass created without an account.
    */
-  private readonly defaults = new Map<string, Account>();
+  private readonly defaults = new BoundedMap<string, Account>(MAX_DEFAULTS);
 
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
@@ -63,11 +64,6 @@ export class AccountsService {
     );
     if (row === undefined) throw new NotFoundError('Default account of workspace', workspaceId);
     const account = this.accountRows.read(row);
-    if (this.defaults.size >= MAX_DEFAULTS) {
-      // The oldest insertion goes first (a Map iterates in insertion order).
-      const oldest = this.defaults.keys().next();
-      if (oldest.done !== true) this.defaults.delete(oldest.value);
-    }
     this.defaults.set(workspaceId, account);
     return account;
   }
