@@ -20,8 +20,7 @@ const mysql = require('mysql2/promise');
 const { createHash, timingSafeEqual } = require('node:crypto');
 const { newId } = require('../dist/libs/core/src/ids/ids.js');
 const { randomSlug } = require('../dist/libs/passes/src/pass-content.js');
-const pino = require('pino');
-const { Histogram, Registry } = require('prom-client');
+const { observe } = require('./baseline-observe');
 
 const port = Number(process.env.BASELINE_PORT ?? 3101);
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`;
@@ -29,43 +28,6 @@ const pool = mysql.createPool({ uri: process.env.DB_URL, connectionLimit: 10, ti
 const KEY =
   /^wpk\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
 const WRITE_ROLES = new Set(['owner', 'admin', 'member']);
-
-// The service's JsonLogger options (libs/core/src/logging/json-logger.ts) and its histogram
-// (libs/core/src/ops/metrics.service.ts).
-const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
-  base: undefined,
-  timestamp: pino.stdTimeFunctions.isoTime,
-  formatters: { level: (label) => ({ level: label }) },
-});
-const httpDuration = new Histogram({
-  name: 'http_request_duration_seconds',
-  help: 'HTTP request duration in seconds, by method and route',
-  labelNames: ['method', 'route'],
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  registers: [new Registry()],
-});
-
-/** One access-log line and one histogram sample per request, when the response ends. */
-function observe(req, res, next) {
-  const started = process.hrtime.bigint();
-  res.on('finish', () => {
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const route = req.route?.path !== undefined ? `${req.baseUrl}${req.route.path}` : 'unmatched';
-    httpDuration.observe({ method: req.method, route }, seconds);
-    logger.info({
-      context: 'Http',
-      requestId: newId(),
-      method: req.method,
-      path: req.originalUrl.split('?')[0],
-      status: res.statusCode,
-      durationMs: Math.round(seconds * 1000),
-      userId: req.userId,
-      apiKeyId: req.apiKeyId,
-    });
-  });
-  next();
-}
 
 const PASS_COLUMNS = [
   'id',

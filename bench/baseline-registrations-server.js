@@ -17,46 +17,12 @@
 const express = require('express');
 const mysql = require('mysql2/promise');
 const { newId } = require('../dist/libs/core/src/ids/ids.js');
-const pino = require('pino');
-const { Histogram, Registry } = require('prom-client');
+const { observe } = require('./baseline-observe');
 
 const port = Number(process.env.BASELINE_PORT ?? 3160);
 const passId = process.env.BASELINE_PASS_ID;
 if (passId === undefined) throw new Error('BASELINE_PASS_ID is required');
 const pool = mysql.createPool({ uri: process.env.DB_URL, connectionLimit: 10, timezone: 'Z' });
-
-// The service's JsonLogger options and its histogram, as bench/baseline-api-server.js.
-const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
-  base: undefined,
-  timestamp: pino.stdTimeFunctions.isoTime,
-  formatters: { level: (label) => ({ level: label }) },
-});
-const httpDuration = new Histogram({
-  name: 'http_request_duration_seconds',
-  help: 'HTTP request duration in seconds, by method and route',
-  labelNames: ['method', 'route'],
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  registers: [new Registry()],
-});
-
-function observe(req, res, next) {
-  const started = process.hrtime.bigint();
-  res.on('finish', () => {
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const route = req.route?.path !== undefined ? `${req.baseUrl}${req.route.path}` : 'unmatched';
-    httpDuration.observe({ method: req.method, route }, seconds);
-    logger.info({
-      context: 'Http',
-      requestId: newId(),
-      method: req.method,
-      path: req.originalUrl.split('?')[0],
-      status: res.statusCode,
-      durationMs: Math.round(seconds * 1000),
-    });
-  });
-  next();
-}
 
 /** The statement the service's `manager.insert(Registration, …)` sends for one row on MariaDB. */
 const INSERT =

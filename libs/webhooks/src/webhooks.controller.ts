@@ -1,5 +1,13 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
-import { Authenticated, ErrorBody, IdParam, mapPage, PageQuery, type Principal } from '@app/core';
+import {
+  Authenticated,
+  ErrorBody,
+  IdParam,
+  mapPage,
+  PageQuery,
+  type Principal,
+  ERROR_EXAMPLE_TX,
+} from '@app/core';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -24,15 +32,11 @@ import {
 import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 import { MAX_ENDPOINTS_PER_WORKSPACE, WebhooksService } from './webhooks.service';
 
-const TX = {
-  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
-  timestamp: '2026-01-31T12:00:00.000Z',
-};
 const NOT_FOUND = {
   description: 'Unknown webhook, or one of another workspace',
   type: ErrorBody,
   example: {
-    ...TX,
+    ...ERROR_EXAMPLE_TX,
     errorCode: 'NOT_FOUND',
     errorMessage: 'Webhook not found',
     context: { id: '019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b' },
@@ -47,7 +51,7 @@ const INVALID = {
     url: {
       summary: 'A private address',
       value: {
-        ...TX,
+        ...ERROR_EXAMPLE_TX,
         errorCode: 'INVALID_INPUT',
         context: { url: 'crm.internal.example resolves to 10.0.4.2, a private address' },
       },
@@ -55,7 +59,7 @@ const INVALID = {
     events: {
       summary: 'An unknown event type',
       value: {
-        ...TX,
+        ...ERROR_EXAMPLE_TX,
         errorCode: 'INVALID_INPUT',
         context: { events: `each value must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` },
       },
@@ -94,7 +98,7 @@ export class WebhooksController {
     description: `The workspace has ${MAX_ENDPOINTS_PER_WORKSPACE} webhooks already`,
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'CONFLICT',
       errorMessage: `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhooks; delete one first`,
       context: { limit: MAX_ENDPOINTS_PER_WORKSPACE },

@@ -23,3 +23,9 @@ export class ErrorBody {
   })
   context?: Record<string, unknown>;
 }
+
+/** The `txId` and `timestamp` of every Error body shown as an example in the OpenAPI document. */
+export const ERROR_EXAMPLE_TX = {
+  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
+  timestamp: '2026-01-31T12:00:00.000Z',
+};

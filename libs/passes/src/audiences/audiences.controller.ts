@@ -7,6 +7,7 @@ import {
   PageQuery,
   RequireWriter,
   type Principal,
+  ERROR_EXAMPLE_TX,
 } from '@app/core';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
@@ -32,15 +33,11 @@ import {
 } from './dto/audience.dto';
 import { SegmentsService } from './segments.service';
 
-const TX = {
-  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
-  timestamp: '2026-01-31T12:00:00.000Z',
-};
 const BAD_AUDIENCE = {
   description: 'A malformed audience, keyed by the path of the bad node',
   type: ErrorBody,
   example: {
-    ...TX,
+    ...ERROR_EXAMPLE_TX,
     errorCode: 'INVALID_INPUT',
     context: { 'audience.all.2.gte': 'must be a number or a text (ISO dates order as text)' },
   },

@@ -10,6 +10,7 @@ import {
   MUST_NOT_BE_NULL,
   RequireWriter,
   type Principal,
+  ERROR_EXAMPLE_TX,
 } from '@app/core';
 import { MultipartErrorsInterceptor } from '@app/uploads';
 import {
@@ -58,20 +59,21 @@ interface CsvPart {
   buffer: Buffer;
 }
 
-const TX = {
-  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
-  timestamp: '2026-01-31T12:00:00.000Z',
-};
 const PASS_NOT_FOUND = {
   description: 'Unknown pass, or a pass of another workspace (deleted: 404 on reads)',
   type: ErrorBody,
-  example: { ...TX, errorCode: 'NOT_FOUND', errorMessage: 'Pass not found', context: { id: 'x' } },
+  example: {
+    ...ERROR_EXAMPLE_TX,
+    errorCode: 'NOT_FOUND',
+    errorMessage: 'Pass not found',
+    context: { id: 'x' },
+  },
 };
 const HOLDER_NOT_FOUND = {
   description: 'Unknown pass, or a holder of another pass or workspace',
   type: ErrorBody,
   example: {
-    ...TX,
+    ...ERROR_EXAMPLE_TX,
     errorCode: 'NOT_FOUND',
     errorMessage: 'Holder not found',
     context: { id: '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b' },
@@ -81,7 +83,7 @@ const INVALID = {
   description: 'A field out of its rules, or a `fieldValues` key of no topField/secondaryField',
   type: ErrorBody,
   example: {
-    ...TX,
+    ...ERROR_EXAMPLE_TX,
     errorCode: 'INVALID_INPUT',
     context: {
       externalId: 'must match ^[A-Za-z0-9._@+-]+$',
@@ -90,7 +92,7 @@ const INVALID = {
   },
 };
 const DUPLICATE = {
-  ...TX,
+  ...ERROR_EXAMPLE_TX,
   errorCode: 'CONFLICT',
   errorMessage: 'A holder with this externalId already exists for the pass',
   context: { externalId: 'member-10442' },
@@ -99,13 +101,13 @@ const BAD_PATH = {
   description: 'A malformed pass id or holder id',
   type: ErrorBody,
   example: {
-    ...TX,
+    ...ERROR_EXAMPLE_TX,
     errorCode: 'INVALID_INPUT',
     context: { holderId: 'must match ^[a-zA-Z0-9-_]+$' },
   },
 };
 const DELETED = {
-  ...TX,
+  ...ERROR_EXAMPLE_TX,
   errorCode: 'CONFLICT',
   errorMessage: 'A deleted pass takes no holders',
   context: { deletedTime: '2026-01-30T09:15:00.000Z' },
@@ -114,14 +116,14 @@ const TOO_LARGE = (limitBytes: number, description: string) => ({
   description,
   type: ErrorBody,
   example: {
-    ...TX,
+    ...ERROR_EXAMPLE_TX,
     errorCode: 'PAYLOAD_TOO_LARGE',
     errorMessage: `Request body is larger than ${limitBytes} bytes`,
     context: { limitBytes },
   },
 });
 const DRAFT = {
-  ...TX,
+  ...ERROR_EXAMPLE_TX,
   errorCode: 'CONFLICT',
   errorMessage: 'A Draft pass takes no holders; publish it first',
   context: { status: 'Draft' },
@@ -219,7 +221,7 @@ export class HoldersController {
     description: 'A bad filter, limit or cursor, or a malformed pass id',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'INVALID_INPUT',
       context: {
         status: 'each value in status must be one of the following values: Active, Voided',
@@ -290,7 +292,7 @@ export class HoldersController {
     description: 'A bad row (nothing written), more than 10,000 rows, or a malformed file',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'INVALID_INPUT',
       context: {
         '3.externalId': 'must not be null',
@@ -308,7 +310,7 @@ export class HoldersController {
       voided: {
         summary: 'A row names a Voided holder',
         value: {
-          ...TX,
+          ...ERROR_EXAMPLE_TX,
           errorCode: 'CONFLICT',
           errorMessage: 'A Voided holder cannot come back; use another externalId',
           context: { '12.externalId': 'member-10442' },

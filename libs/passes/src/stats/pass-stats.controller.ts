@@ -1,5 +1,5 @@
 import { CurrentWorkspace } from '@app/auth';
-import { Authenticated, ErrorBody, IdParam } from '@app/core';
+import { Authenticated, ErrorBody, IdParam, ERROR_EXAMPLE_TX } from '@app/core';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -10,11 +10,6 @@ import {
 } from '@nestjs/swagger';
 import { PassStatsQuery, PassStatsResponse } from './dto/pass-stats.dto';
 import { PassStatsService } from './pass-stats.service';
-
-const TX = {
-  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
-  timestamp: '2026-01-31T12:00:00.000Z',
-};
 
 /** Per-day statistics of a pass, for every role that reads passes. */
 @ApiTags('Passes')
@@ -35,13 +30,17 @@ export class PassStatsController {
   @ApiBadRequestResponse({
     description: 'A malformed or impossible date, `from` after `to`, or more than 366 days',
     type: ErrorBody,
-    example: { ...TX, errorCode: 'INVALID_INPUT', context: { from: 'must be a date YYYY-MM-DD' } },
+    example: {
+      ...ERROR_EXAMPLE_TX,
+      errorCode: 'INVALID_INPUT',
+      context: { from: 'must be a date YYYY-MM-DD' },
+    },
   })
   @ApiNotFoundResponse({
     description: 'Unknown or deleted pass, or a pass of another workspace',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'NOT_FOUND',
       errorMessage: 'Pass not found',
       context: { id: 'x' },

@@ -1,5 +1,5 @@
 import { CurrentWorkspace } from '@app/auth';
-import { Authenticated, ErrorBody, IdParam, mapPage } from '@app/core';
+import { Authenticated, ErrorBody, IdParam, mapPage, ERROR_EXAMPLE_TX } from '@app/core';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -10,11 +10,6 @@ import {
 } from '@nestjs/swagger';
 import { DeviceLogsService } from './device-logs.service';
 import { DeviceLogPage, ListDeviceLogsQuery, toDeviceLogResponse } from './dto/device-log.dto';
-
-const TX = {
-  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
-  timestamp: '2026-01-31T12:00:00.000Z',
-};
 
 /** What devices reported about a pass, for every role that reads passes. */
 @ApiTags('Passes')
@@ -38,7 +33,7 @@ export class DeviceLogsController {
     description: 'A malformed pass id, holderId, limit or cursor',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'INVALID_INPUT',
       context: { holderId: 'must match ^[a-zA-Z0-9-_]+$' },
     },
@@ -47,7 +42,7 @@ export class DeviceLogsController {
     description: 'Unknown or deleted pass, or a pass of another workspace',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'NOT_FOUND',
       errorMessage: 'Pass not found',
       context: { id: 'x' },

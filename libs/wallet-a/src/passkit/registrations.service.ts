@@ -8,14 +8,7 @@ import {
   type AppConfig,
   type RecordedEvent,
 } from '@app/core';
-import {
-  addHolderCounters,
-  Holder,
-  lockPassRow,
-  lockPassVersion,
-  moveHolderCounters,
-  Pass,
-} from '@app/passes';
+import { addHolderCounters, Holder, lockPassVersion, moveHolderCounters, Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import {
@@ -362,7 +355,7 @@ export class RegistrationsService {
         removedTime: IsNull(),
       });
       if (registration === null) return;
-      await lockPassRow(manager, registration.passId);
+      await lockPassVersion(manager, registration.passId);
       const now = new Date();
       const result = await manager.update(
         Registration,

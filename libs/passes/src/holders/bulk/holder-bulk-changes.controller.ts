@@ -6,6 +6,7 @@ import {
   IdParam,
   RequireWriter,
   type Principal,
+  ERROR_EXAMPLE_TX,
 } from '@app/core';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
@@ -28,11 +29,6 @@ import {
   toBulkChangeResponse,
 } from './dto/bulk-change.dto';
 import { HolderBulkChangesService } from './holder-bulk-changes.service';
-
-const TX = {
-  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
-  timestamp: '2026-01-31T12:00:00.000Z',
-};
 
 /**
  * JSON body limits: up to 1,000 holder ids (and an audience's `in` of as many values), each id
@@ -98,7 +94,7 @@ export class HolderBulkChangesController {
     description: 'A malformed target or change, each problem keyed by its path; nothing written',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'INVALID_INPUT',
       context: {
         'set.fieldValues.tier': "is not a field of the pass; its face fields' keys are points",
@@ -114,7 +110,7 @@ export class HolderBulkChangesController {
       pass: {
         summary: 'Unknown pass',
         value: {
-          ...TX,
+          ...ERROR_EXAMPLE_TX,
           errorCode: 'NOT_FOUND',
           errorMessage: 'Pass not found',
           context: { id: 'x' },
@@ -123,7 +119,7 @@ export class HolderBulkChangesController {
       segment: {
         summary: 'Unknown segment',
         value: {
-          ...TX,
+          ...ERROR_EXAMPLE_TX,
           errorCode: 'NOT_FOUND',
           errorMessage: 'Segment not found',
           context: { id: '019a2b3c-4444-7f60-8a1b-2c3d4e5f6a7b' },
@@ -135,7 +131,7 @@ export class HolderBulkChangesController {
     description: 'A Draft pass (it has no holders)',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'CONFLICT',
       errorMessage: 'A Draft pass has no holders; publish it first',
       context: { status: 'Draft' },
@@ -145,7 +141,7 @@ export class HolderBulkChangesController {
     description: 'A JSON body over 1 MiB',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'PAYLOAD_TOO_LARGE',
       errorMessage: `Request body is larger than ${BULK_BODY_LIMITS.maxBytes} bytes`,
       context: { limitBytes: BULK_BODY_LIMITS.maxBytes },
@@ -172,7 +168,7 @@ export class HolderBulkChangesController {
     description: 'Unknown bulk change, or one of another pass or workspace',
     type: ErrorBody,
     example: {
-      ...TX,
+      ...ERROR_EXAMPLE_TX,
       errorCode: 'NOT_FOUND',
       errorMessage: 'Bulk change not found',
       context: { id: '019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b' },

@@ -1,5 +1,12 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
-import { Authenticated, ErrorBody, IdParam, RequireWriter, type Principal } from '@app/core';
+import {
+  Authenticated,
+  ErrorBody,
+  IdParam,
+  RequireWriter,
+  type Principal,
+  ERROR_EXAMPLE_TX,
+} from '@app/core';
 import { Body, Controller, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -17,10 +24,6 @@ import {
 } from './dto/holder-bundle.dto';
 import { HolderBundlesService } from './holder-bundles.service';
 
-const TX = {
-  txId: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
-  timestamp: '2026-01-31T12:00:00.000Z',
-};
 const FAMILY = [
   '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b',
   '019a2b3c-2223-7f60-8a1b-2c3d4e5f6a7b',
@@ -64,7 +67,7 @@ export class HolderBundlesController {
       size: {
         summary: 'One holder',
         value: {
-          ...TX,
+          ...ERROR_EXAMPLE_TX,
           errorCode: 'INVALID_INPUT',
           context: { holderIds: 'must contain at least 2 elements' },
         },
@@ -72,7 +75,7 @@ export class HolderBundlesController {
       otherPass: {
         summary: 'A holder of another pass',
         value: {
-          ...TX,
+          ...ERROR_EXAMPLE_TX,
           errorCode: 'INVALID_INPUT',
           context: { holderIds: `${FAMILY[2]} (holderIds[2]) is a holder of another pass` },
         },
@@ -88,7 +91,7 @@ export class HolderBundlesController {
       pass: {
         summary: 'Unknown pass',
         value: {
-          ...TX,
+          ...ERROR_EXAMPLE_TX,
           errorCode: 'NOT_FOUND',
           errorMessage: 'Pass not found',
           context: { id: 'x' },
@@ -97,7 +100,7 @@ export class HolderBundlesController {
       holder: {
         summary: 'Unknown holder',
         value: {
-          ...TX,
+          ...ERROR_EXAMPLE_TX,
           errorCode: 'NOT_FOUND',
           errorMessage: 'Holder not found',
           context: { id: FAMILY[1] },
