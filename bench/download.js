@@ -10,20 +10,34 @@
  * budget per IP (10,000 a minute), and its quick 429s would count as downloads. A run with any
  * answer other than 200 is refused.
  *
+ * The pass is a store card's typical set, each image at Apple's @3x size as uploaded (icon
+ * 114×114, logo 480×150, strip 1125×369) of random pixels, so nothing compresses away (the
+ * worst case); BENCH_IMAGES=examples uploads the walk-through's examples/images instead.
+ * BENCH_SCALES=explicit uploads each one's @1x and @2x too, under their scale names. Before
+ * measuring downloads, BENCH_BUILDS more passes of the same uploads are downloaded twice each:
+ * a new pass's first download builds its package (its image uploads already known, as for any
+ * pass after a brand's first), the second is served from the cache; the difference of their
+ * times to the response's headers is the build.
+ *
  *   BENCH_DURATION (s, default 10)  BENCH_CONNECTIONS (default 10)  BENCH_ROUNDS (default 2)
- *   BENCH_SOURCES (default 100)
+ *   BENCH_SOURCES (default 100)  BENCH_BUILDS (default 20)  BENCH_IMAGES (noise | examples)
+ *   BENCH_SCALES (made | explicit)
  */
 const autocannon = require('autocannon');
 const { randomBytes } = require('node:crypto');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const sharp = require('sharp');
 const lib = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SOURCES = Number(process.env.BENCH_SOURCES ?? 100);
+const BUILDS = Number(process.env.BENCH_BUILDS ?? 20);
+const IMAGES = process.env.BENCH_IMAGES ?? 'noise';
+const SCALES = process.env.BENCH_SCALES ?? 'made';
 const PORT = 3103;
 const STATIC_PORT = 3104;
 
@@ -69,11 +83,40 @@ function load(url) {
 async function main() {
   lib.printMachine();
   const service = await lib.startService('download', PORT, { TRUST_PROXY_HOPS: '1' });
-  const images = {
-    'logo.png': lib.png(160, 50, { random: true }),
-    'icon.png': lib.png(29, 29, { random: true }),
-    'strip.png': lib.png(375, 123, { random: true }),
-  };
+  const images =
+    IMAGES === 'examples'
+      ? Object.fromEntries(
+          ['logo.png', 'icon.png', 'strip.png'].map((name) => [
+            name,
+            readFileSync(join(lib.ROOT, 'examples', 'images', name)),
+          ]),
+        )
+      : {
+          'logo.png': lib.png(480, 150, { random: true }),
+          'icon.png': lib.png(114, 114, { random: true }),
+          'strip.png': lib.png(1125, 369, { random: true }),
+        };
+  if (SCALES === 'explicit') {
+    // As the service makes them (image-scales.ts), each named for its scale: the same package
+    // bytes with nothing to resize, to set the build beside one that reuses its resizes.
+    for (const [fileName, bytes] of Object.entries(images)) {
+      const role = fileName.replace('.png', '');
+      const { width, height } = await sharp(bytes).metadata();
+      const at = (scale) =>
+        sharp(bytes)
+          .resize(
+            Math.max(1, Math.round((width * scale) / 3)),
+            Math.max(1, Math.round((height * scale) / 3)),
+            { fit: 'fill' },
+          )
+          .toColourspace('srgb')
+          .png({ compressionLevel: 9, adaptiveFiltering: true })
+          .toBuffer();
+      images[`${role}.png`] = await at(1);
+      images[`${role}@2x.png`] = await at(2);
+      images[`${role}@3x.png`] = bytes;
+    }
+  }
   const uploadInfoList = [];
   for (const [fileName, bytes] of Object.entries(images)) {
     uploadInfoList.push({
@@ -81,21 +124,56 @@ async function main() {
       uploadKey: await upload(service.base, service.token, fileName, bytes),
     });
   }
-  const pass = await lib.json(`${service.base}/v1/wallet-pass`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${service.token}` },
-    body: {
-      passName: 'Download bench',
-      status: 'Published',
-      passMetadata: { description: 'Loyalty card', organizationName: 'Brand Ltd' },
-      uploadInfoList,
-    },
-  });
-  const pkpassUrl = `${service.base}/p/${pass.slug}/pass.pkpass`;
-  const first = await fetch(pkpassUrl);
-  if (!first.ok) throw new Error(`${pkpassUrl}: ${first.status}`);
-  const size = (await first.arrayBuffer()).byteLength;
-  console.log(`package: ${size} bytes (${first.headers.get('content-type')})`);
+  const createPass = (n) =>
+    lib.json(`${service.base}/v1/wallet-pass`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.token}` },
+      body: {
+        passName: `Download bench ${n}`,
+        status: 'Published',
+        passMetadata: { description: 'Loyalty card', organizationName: 'Brand Ltd' },
+        uploadInfoList,
+      },
+    });
+  /**
+   * One download of a pass's package, timed to its headers (the service sends them once the
+   * package is built) and to its last byte.
+   */
+  const download = async (slug) => {
+    const url = `${service.base}/p/${slug}/pass.pkpass`;
+    const since = (started) => Number(process.hrtime.bigint() - started) / 1e6;
+    const started = process.hrtime.bigint();
+    const response = await fetch(url);
+    const headersMs = since(started);
+    const bytes = (await response.arrayBuffer()).byteLength;
+    const ms = since(started);
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    return { url, bytes, headersMs, ms, contentType: response.headers.get('content-type') };
+  };
+  const pass = await createPass(0);
+  const first = await download(pass.slug);
+  const pkpassUrl = first.url;
+  const size = first.bytes;
+  console.log(`package: ${size} bytes (${first.contentType})`);
+  console.log(`first build of these uploads: ${first.ms.toFixed(1)} ms`);
+  // A new pass's first download builds its package before its headers; its second finds it
+  // cached. The difference of their times to headers is the build alone, without the transfer.
+  const firsts = [];
+  const builds = [];
+  for (let n = 1; n <= BUILDS; n++) {
+    const { slug } = await createPass(n);
+    const built = await download(slug);
+    const cached = await download(slug);
+    firsts.push(built.ms);
+    builds.push(built.headersMs - cached.headersMs);
+  }
+  const median = (values) => {
+    const sorted = values.toSorted((a, b) => a - b);
+    return lib.percentile(sorted, 50).toFixed(1);
+  };
+  console.log(
+    `package build (${BUILDS} new passes of these uploads): median ${median(builds)} ms; their first download, build and transfer, median ${median(firsts)} ms`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'wps-bench-static-'));
   lib.onCleanup(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,3 +1,4 @@
+import { readPngHeader } from '@app/uploads';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Server } from 'node:http';
 import request from 'supertest';
@@ -229,7 +230,7 @@ describe('Pass images and package limits', () => {
     );
     const elapsedMs = Date.now() - started;
     process.stdout.write(
-      `package of ${(total / MB).toFixed(1)} MB built and sent in ${elapsedMs} ms; slowest /health ${slowestMs} ms over ${polls} polls; event loop held at most ${longestBlockMs.toFixed(0)} ms\n`,
+      `package of ${(total / MB).toFixed(1)} MB of uploads (${((result.body as Buffer).length / MB).toFixed(1)} MB with the scales made from them) built and sent in ${elapsedMs} ms; slowest /health ${slowestMs} ms over ${polls} polls; event loop held at most ${longestBlockMs.toFixed(0)} ms\n`,
     );
     expect(result.status).toBe(200);
     // Measured on the event loop itself, not by /health's latency, which on a loaded machine
@@ -240,10 +241,25 @@ describe('Pass images and package limits', () => {
 
     const opened = openPackage(result.body as Buffer, walletA.caPem());
     expect(opened.signatureVerifies).toBe(true);
-    expect(Object.keys(opened.manifest).sort()).toEqual(['pass.json', ...contents.keys()].sort());
+    // Given explicit scale names, the package holds them as given, and makes each scale a role
+    // lacks from its @3x: the artwork's and the thumbnail's @1x and @2x, the background's @1x.
+    const made = {
+      'artwork.png': [358, 448],
+      'artwork@2x.png': [716, 896],
+      'background.png': [180, 220],
+      'thumbnail.png': [90, 90],
+      'thumbnail@2x.png': [180, 180],
+    };
+    expect(Object.keys(opened.manifest).sort()).toEqual(
+      ['pass.json', ...contents.keys(), ...Object.keys(made)].sort(),
+    );
     for (const [fileName, content] of contents) {
       expect(opened.files[fileName].equals(content)).toBe(true);
       expect(opened.manifest[fileName]).toBe(sha1(content));
+    }
+    for (const [fileName, [width, height]] of Object.entries(made)) {
+      expect(readPngHeader(opened.files[fileName])).toMatchObject({ width, height });
+      expect(opened.manifest[fileName]).toBe(sha1(opened.files[fileName]));
     }
     expect(opened.manifest['pass.json']).toBe(sha1(opened.files['pass.json']));
   });

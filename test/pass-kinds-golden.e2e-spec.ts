@@ -11,7 +11,9 @@ import {
 } from '@app/wallet-b';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { passBuilderIssues } from './support/pass-builder-rules';
 import { KIND_FIXTURES, KIND_NAMES } from './support/pass-kind-fixtures';
+import { makePng } from './support/png';
 import { WALLET_A_KIND_NAMES, WALLET_A_KINDS, type WalletAKind } from './support/wallet-a-kinds';
 
 /**
@@ -268,6 +270,30 @@ const GOLDENS: [string, () => Record<string, unknown>][] = [
   ],
 ];
 
+/** Every WalletA pass.json of a golden (shared and holder's copy, plain and localized), by path. */
+function passJsonsOf(golden: unknown, at = ''): [string, Record<string, unknown>][] {
+  if (typeof golden !== 'object' || golden === null) return [];
+  return Object.entries(golden).flatMap(([key, value]) =>
+    key === 'pass.json'
+      ? [[at, value as Record<string, unknown>]]
+      : passJsonsOf(value, at === '' ? key : `${at}.${key}`),
+  );
+}
+
+/**
+ * A package of a golden pass.json as the service makes one: each image it shows at @1x, @2x and
+ * @3x (pixel sizes do not matter to Pass Builder, which reads the names).
+ */
+function packageFiles(passJson: Record<string, unknown>): Record<string, Buffer> {
+  const poster = Array.isArray(passJson.preferredStyleSchemes) || 'posterGeneric' in passJson;
+  const roles = ['icon', 'logo', ...(poster ? ['artwork'] : [])];
+  const files: Record<string, Buffer> = { 'pass.json': Buffer.from(JSON.stringify(passJson)) };
+  for (const role of roles) {
+    for (const scale of ['', '@2x', '@3x']) files[`${role}${scale}.png`] = makePng();
+  }
+  return files;
+}
+
 describe('what holders get of every kind of pass, against test/golden/pass-kinds', () => {
   if (WRITE) mkdirSync(GOLDEN_DIR, { recursive: true });
 
@@ -279,5 +305,43 @@ describe('what holders get of every kind of pass, against test/golden/pass-kinds
       return;
     }
     expect(built).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it("fails Apple's Pass Builder rules when a poster loses NFC, a flight its zone, an icon a scale", () => {
+    const copy = (name: string, at: string) => {
+      const found = passJsonsOf(GOLDENS.find(([golden]) => golden === name)![1]()).find(
+        ([path]) => path === at,
+      );
+      return structuredClone(found![1]);
+    };
+    const rules = (files: Record<string, Buffer>) =>
+      passBuilderIssues(files).map(({ severity, rule, path }) => `${severity} ${rule} ${path}`);
+
+    const poster = copy('wallet-a-kinds.eventTicket.poster', 'walletA.holder');
+    delete poster.nfc;
+    expect(rules(packageFiles(poster))).toEqual(['error PASS_VALIDATION_EVENT_MISSING_NFC nfc']);
+
+    const flight = copy('wallet-a-kinds.semanticFlight', 'plain.walletA.holder');
+    delete (flight.semantics as Record<string, unknown>).departureAirportTimeZone;
+    expect(rules(packageFiles(flight))).toEqual([
+      'error PASS_VALIDATION_EVENT_MISSING_DEPARTURE_AIRPORT_TIMEZONE semantics.departureAirportTimeZone',
+    ]);
+
+    const card = packageFiles(copy('wallet-a-kinds.storeCard', 'plain.walletA.shared'));
+    delete card['icon@2x.png'];
+    delete card['icon@3x.png'];
+    expect(rules(card)).toEqual([
+      'warning VALIDATION_ISSUE_RECOMMENDED_IMAGE_NOT_PROVIDED icon@2x.png',
+      'warning VALIDATION_ISSUE_RECOMMENDED_IMAGE_NOT_PROVIDED icon@3x.png',
+    ]);
+  });
+
+  // Apple's own rules (test/support/pass-builder-rules.ts): 0 errors, 0 warnings.
+  it.each(GOLDENS)("%s passes Apple's Pass Builder rules, every copy", (name, build) => {
+    const copies = passJsonsOf(build());
+    if (!name.endsWith('generic-class')) expect(copies.length).toBeGreaterThan(0);
+    for (const [at, passJson] of copies) {
+      expect([at, passBuilderIssues(packageFiles(passJson))]).toEqual([at, []]);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { PassMetadataDto } from '@app/passes';
 import request from 'supertest';
 import { makePng } from './support/png';
+import { passBuilderIssues } from './support/pass-builder-rules';
 import { binaryBody, openPackage } from './support/pkpass';
 import { WALLET_A_KINDS, type WalletAKind, type WalletAKindName } from './support/wallet-a-kinds';
 import {
@@ -319,14 +320,25 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     const response = await http().get(url).buffer(true).parse(binaryBody).expect(200);
     const opened = openPackage(response.body as Buffer, app.caPem());
     expect(opened.signatureVerifies).toBe(true);
+    // Apple's own rules, as its Pass Builder checks them: 0 errors, 0 warnings.
+    expect(passBuilderIssues(opened.files)).toEqual([]);
     return opened;
   };
   const download = async (url: string): Promise<PassJson> => (await openDownload(url)).passJson;
-  /** The image files of a package, sorted. */
-  const imagesOf = (files: Record<string, Buffer>) =>
-    Object.keys(files)
-      .filter((name) => name.endsWith('.png'))
-      .sort();
+  /**
+   * The images of a package, sorted, by their @1x names: each is there at @1x, @2x and @3x
+   * (uploaded as `name.png`, at @3x, and the smaller scales made from it).
+   */
+  const imagesOf = (files: Record<string, Buffer>) => {
+    const names = Object.keys(files).filter((name) => name.endsWith('.png'));
+    const images = names.filter((name) => !/@[23]x\.png$/.test(name)).sort();
+    expect(names.sort()).toEqual(
+      images
+        .flatMap((name) => [name, name.replace('.png', '@2x.png'), name.replace('.png', '@3x.png')])
+        .sort(),
+    );
+    return images;
+  };
   /** The package a registered device fetches now, by serial number and its own token. */
   const latest = async (serial: string, token: string): Promise<PassJson> => {
     const response = await http()
@@ -526,7 +538,7 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     });
   });
 
-  it('refuses artwork on a ticket without the venue a poster needs, and leaves it out of a coupon', async () => {
+  it('refuses artwork on a ticket without the venue and NFC a poster needs, and leaves it out of a coupon', async () => {
     const { event } = WALLET_A_KINDS.eventTicket.metadata;
     const create = (passName: string, passMetadata: object) =>
       http()
@@ -546,7 +558,29 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     expect(ticket.body.context).toEqual({
       'passMetadata.event.venueRegion':
         'is required with an artwork image: Wallet shows a poster event ticket only with it',
+      'passMetadata.event.venueRoom':
+        'is required with an artwork image: Wallet shows a poster event ticket only with it',
     });
+    // Nor without NFC: Apple's Pass Builder refuses a poster event ticket without it.
+    const { nfc, ...withoutNfc } = WALLET_A_KINDS.eventTicket.metadata;
+    expect(nfc).toBeDefined();
+    const noNfc = await create('Poster without NFC', withoutNfc).expect(400);
+    expect(noNfc.body.context).toEqual({
+      'passMetadata.nfc':
+        'is required with an artwork image: Wallet shows a poster event ticket only to a pass ' +
+        'that terminals can read over NFC',
+    });
+    // Without artwork the same ticket is the classic one, and needs no NFC.
+    await http()
+      .post('/v1/wallet-pass')
+      .set(app.owner.auth)
+      .send({
+        passName: 'Classic without NFC',
+        passMetadata: withoutNfc,
+        uploadInfoList: images,
+        status: 'Published',
+      })
+      .expect(201);
     // A coupon has no poster: its artwork is one more brand image, accepted and left out.
     const coupon = (await create('Poster coupon', WALLET_A_KINDS.coupon.metadata).expect(201))
       .body as PassBody;

@@ -1,6 +1,7 @@
 import { Pass } from '@app/passes';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { NFC } from './support/pass-kind-fixtures';
 import { makePng } from './support/png';
 import { binaryBody, openPackage } from './support/pkpass';
 import { startWalletAApp, type WalletAApp } from './support/walleta-env';
@@ -350,6 +351,8 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
       passType: 'eventTicket',
       event: { ...EVENT, upcoming },
       qrUrl: 'FESTIVAL',
+      // The poster event ticket needs NFC.
+      nfc: { ...NFC, message: 'FESTIVAL' },
       ...changes,
     });
     const TWENTY = Array.from({ length: 20 }, (_, i) => day(i + 1));

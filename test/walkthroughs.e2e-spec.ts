@@ -3,6 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GOOGLE_SAVE_URL_PREFIX } from '@app/wallet-b';
+import request from 'supertest';
+import { GoogleWalletFake, verifyRs256Jwt } from './fakes/google-wallet-fake';
 import { openBundle, openPackage } from './support/pkpass';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -23,7 +26,8 @@ import { startTestApp, type TestApp } from './support/test-app';
  * `PASSWORD=…` (the owner's, from the log) get this service's. The service gets what the README
  * tells a newcomer to set: BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD for the owner,
  * PUBLIC_BASE_URL, and WALLET_A_DEV_CERT_DIR, where it generates the development certificate
- * that signs packages when Apple's are not configured.
+ * that signs packages when Apple's are not configured; WalletB is set up against a fake of
+ * Google's API, so that what the walk-throughs say of WalletB (Smart Tap) can be checked.
  *
  * Rules for the blocks, checked here: every `bash` block of a `## Walk-through` section runs;
  * every curl's first option is `-f…` (`-fsS`), so an HTTP error fails the run; only `BASE`
@@ -34,6 +38,9 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const ROOT = join(__dirname, '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The issuer of the WalletB the walk-throughs run against (a fake of Google's API). */
+const WALLET_B_ISSUER = '3388000000077778888';
 
 /** The owner's password: the README has the reader paste it from the log. */
 const OWNER_PASSWORD = 'walk-through-password-1';
@@ -219,6 +226,7 @@ const walkthroughs = parseWalkthroughs(README);
 
 describe('README walk-throughs', () => {
   let testApp: TestApp;
+  let google: GoogleWalletFake;
   let base: string;
   let certDir: string;
   /** The reader's folder: the repository's examples/, and what the walk-throughs write. */
@@ -231,7 +239,9 @@ describe('README walk-throughs', () => {
     certDir = mkdtempSync(join(tmpdir(), 'wps-walkthrough-cert-'));
     workDir = mkdtempSync(join(tmpdir(), 'wps-walkthrough-'));
     symlinkSync(join(ROOT, 'examples'), join(workDir, 'examples'));
+    google = await GoogleWalletFake.start({ issuerId: WALLET_B_ISSUER });
     testApp = await startTestApp({
+      ...google.serviceEnv(),
       BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
       BOOTSTRAP_ADMIN_PASSWORD: OWNER_PASSWORD,
       PUBLIC_BASE_URL: base,
@@ -242,6 +252,7 @@ describe('README walk-throughs', () => {
 
   afterAll(async () => {
     await testApp?.close();
+    await google?.close();
     rmSync(certDir, { recursive: true, force: true });
     // A failed run's folder stays, for its rerun command.
     if (runs.size === walkthroughs.length) rmSync(workDir, { recursive: true, force: true });
@@ -392,6 +403,32 @@ describe('README walk-throughs', () => {
       expirationDate: '2026-07-31T23:59:00+02:00',
       coupon: { primaryFields: [{ key: 'offer.title', value: '20 % off your next visit' }] },
     });
+  });
+
+  it("nfc-card: the member's own message in pass.json, and Smart Tap on WalletB", async () => {
+    const { outputs } = ran('nfc-card');
+    const opened = openPackage(readFileSync(join(workDir, 'member-20001.pkpass')), caPem());
+    expect(opened.signatureVerifies).toBe(true);
+    expect(opened.passJson.nfc).toEqual({
+      message: 'MEMBER-20001',
+      encryptionPublicKey: expect.stringMatching(/^MFkw/),
+      requiresAuthentication: false,
+    });
+    const classId = `${WALLET_B_ISSUER}.${outputs.NFC_PASS_ID}`;
+    for (let tries = 0; !google.classes.has(classId) && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(google.classes.get(classId)).toMatchObject({
+      enableSmartTap: true,
+      redemptionIssuers: [WALLET_B_ISSUER],
+    });
+    const saveLink = await request(testApp.server)
+      .get(`${new URL(outputs.NFC_MEMBER_URL).pathname}/wallet-b`)
+      .expect(302);
+    const url = saveLink.headers.location;
+    const jwt = verifyRs256Jwt(url.slice(GOOGLE_SAVE_URL_PREFIX.length), google.publicKey);
+    const payload = jwt.claims.payload as { loyaltyObjects: Record<string, unknown>[] };
+    expect(payload.loyaltyObjects[0]).toMatchObject({ smartTapRedemptionValue: 'MEMBER-20001' });
   });
 
   it("short-links: the pass's link redirects with its utm_source", () => {

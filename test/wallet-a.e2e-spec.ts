@@ -1,4 +1,5 @@
 import { newId } from '@app/core';
+import { readPngHeader } from '@app/uploads';
 import { Registration } from '@app/wallet-a';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,13 @@ describe('WalletA end to end', () => {
   let certDir: string;
   let pass: { id: string; slug: string; passName: string };
   let authToken: string;
+  /** The pass's images, each uploaded at @3x: role, width, height. */
+  const UPLOADED = [
+    ['logo', 479, 149],
+    ['icon', 114, 114],
+    ['strip', 1124, 367],
+  ] as const;
+  const uploaded = new Map<string, Buffer>();
   const metadata = {
     description: 'Loyalty card',
     organizationName: 'Brand Ltd',
@@ -104,8 +112,17 @@ describe('WalletA end to end', () => {
     });
     owner = await OwnerSession.start(testApp.server);
     const images = [];
-    for (const fileName of ['logo.png', 'icon.png', 'strip.png']) {
-      images.push({ fileName, uploadKey: await owner.upload(makePng(), fileName) });
+    for (const [role, width, height] of UPLOADED) {
+      // Gradients, so that a resize has something to average; odd sizes, so that it rounds.
+      const content = makePng({
+        width,
+        height,
+        rgba: [0, 0, 0, 255],
+        gradientTo: [255, 0, 0, 255],
+      });
+      uploaded.set(role, content);
+      const fileName = `${role}.png`;
+      images.push({ fileName, uploadKey: await owner.upload(content, fileName) });
     }
     const created = await http()
       .post('/v1/wallet-pass')
@@ -164,18 +181,41 @@ describe('WalletA end to end', () => {
       readFileSync(join(certDir, 'dev-ca.pem'), 'utf8'),
     );
     expect(opened.signatureVerifies).toBe(true);
-    expect(Object.keys(opened.files).sort()).toEqual([
-      'icon.png',
-      'logo.png',
-      'manifest.json',
-      'pass.json',
-      'signature',
-      'strip.png',
+    const imageFiles = UPLOADED.flatMap(([role]) => [
+      `${role}.png`,
+      `${role}@2x.png`,
+      `${role}@3x.png`,
     ]);
+    expect(Object.keys(opened.files).sort()).toEqual(
+      [...imageFiles, 'manifest.json', 'pass.json', 'signature'].sort(),
+    );
+    expect(Object.keys(opened.manifest).sort()).toEqual([...imageFiles, 'pass.json'].sort());
     for (const [name, content] of Object.entries(opened.files)) {
       if (name === 'manifest.json' || name === 'signature') continue;
       expect({ name, hash: opened.manifest[name] }).toEqual({ name, hash: sha1(content) });
     }
+    // Each image was uploaded at @3x: that is the package's @3x as it is, and its @2x and @1x
+    // are resized from it to two thirds and a third (rounded), so the three are sized 1:2:3.
+    const sizeOf = (name: string) => {
+      const header = readPngHeader(opened.files[name]);
+      return header && [header.width, header.height];
+    };
+    for (const [role, width, height] of UPLOADED) {
+      expect(opened.files[`${role}@3x.png`].equals(uploaded.get(role)!)).toBe(true);
+      expect({
+        role,
+        '1x': sizeOf(`${role}.png`),
+        '2x': sizeOf(`${role}@2x.png`),
+        '3x': sizeOf(`${role}@3x.png`),
+      }).toEqual({
+        role,
+        '1x': [Math.round(width / 3), Math.round(height / 3)],
+        '2x': [Math.round((2 * width) / 3), Math.round((2 * height) / 3)],
+        '3x': [width, height],
+      });
+    }
+    expect(sizeOf('icon.png')).toEqual([38, 38]);
+    expect(sizeOf('icon@2x.png')).toEqual([76, 76]);
 
     const passJson = opened.passJson;
     authToken = passJson.authenticationToken as string;

@@ -472,7 +472,7 @@ export interface paths {
     put?: never;
     /**
      * Import holders (upsert by externalId)
-     * @description A JSON array of HolderInput (at most 10000), or multipart/form-data with a `file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one column per field key of the pass, `relevantDate`, `expirationDate`, `passengerName.givenName` and `passengerName.familyName` (a boardingPass holder), `tags` (separated by `|`) and `attr.<key>` columns (only externalId is required; an empty field cell is not set, an empty `attr.<key>` cell removes the attribute). A new externalId creates a holder; an Active one gets the row's values (values left out go back to the pass's; tags and attributes change as in a PATCH). All or nothing: any bad row is a 400 keyed `"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is written.
+     * @description A JSON array of HolderInput (at most 10000), or multipart/form-data with a `file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one column per field key of the pass, `relevantDate`, `expirationDate`, `nfcMessage`, `passengerName.givenName` and `passengerName.familyName` (a boardingPass holder), `tags` (separated by `|`) and `attr.<key>` columns (only externalId is required; an empty field cell is not set, an empty `attr.<key>` cell removes the attribute). A new externalId creates a holder; an Active one gets the row's values (values left out go back to the pass's; tags and attributes change as in a PATCH). All or nothing: any bad row is a 400 keyed `"<index>.<field>"` (JSON) or `"line <n>"` (CSV, the header is line 1) and nothing is written.
      */
     post: operations['HoldersController_import'];
     delete?: never;
@@ -1484,6 +1484,23 @@ export interface components {
       /** @example https://brand.example/benefits */
       url: string;
     };
+    NfcDto: {
+      /**
+       * @description What the phone hands the terminal (a member or ticket number): 1–64 bytes of UTF-8. A holder's own `nfcMessage` replaces it in their copy on both wallets. WalletB's Smart Tap carries ASCII only: a message with other characters reaches WalletA terminals only.
+       * @example MEMBER-10442
+       */
+      message: string;
+      /**
+       * @description The terminal's public key: Base64 of a DER X.509 SubjectPublicKeyInfo holding an EC P-256 key (the body of its PEM, without the BEGIN/END lines). The terminal keeps the private key; the phone encrypts the message to it. Public: shown in responses as given.
+       * @example MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEf8yXaSbsLQnMpZfwO/uhdk3ywbSsv1zEDYgIfQmWR7U8TkI+EqaqXBvZmsClFS2pgY59uGVUkRzCr7LsE7gAbw==
+       */
+      encryptionPublicKey: string;
+      /**
+       * @description Face ID or Touch ID before the phone sends the message (WalletA, iOS 13.1+).
+       * @default false
+       */
+      requiresAuthentication?: boolean;
+    };
     PassMetadataDto: {
       /**
        * @description The kind of pass: the WalletA style of that name; on WalletB a loyalty, offer, event ticket, flight or transit, or generic class. A Published pass keeps its kind (409).
@@ -1555,6 +1572,8 @@ export interface components {
        *     ]
        */
       featuredActions?: components['schemas']['FeaturedActionDto'][];
+      /** @description Terminals read the pass over NFC: WalletA `nfc` (Value Added Services), WalletB Smart Tap. Required with an `artwork` image on an `eventTicket`: Wallet shows a poster event ticket only with NFC. Terminals read it only when the pass type certificate carries Apple's NFC entitlement and the Google issuer has Smart Tap enabled. */
+      nfc?: components['schemas']['NfcDto'];
       /**
        * @description Texts in other languages, by BCP 47 tag: WalletA `<lang>.lproj/pass.strings`, WalletB `translatedValues`, and the holder page in the browser's language. `fields` names the pass's fields by key: a face field's label and value, a back field's label.
        * @example {
@@ -1587,7 +1606,7 @@ export interface components {
     };
     UploadInfoDto: {
       /**
-       * @description Apple's image name. Each kind's package holds the images its WalletA style shows (a strip on a store card or coupon, a footer on a boarding pass, a thumbnail on a generic pass, a strip or else a background and thumbnail on an event ticket) and leaves the others out, so one set of brand images serves every kind. `artwork` (358×448 points) opts an `eventTicket` into the poster event ticket (iOS 26; it needs `event.venueRegion` and `event.venueRoom`, which Wallet requires of a poster) and a `generic` pass into the poster generic pass (iOS 27); older devices show the classic style. `primaryLogo` (126×30 points) is the logo of those posters.
+       * @description Apple's image name. A plain name (`icon.png`) is the image at @3x: the package holds it as `icon@3x.png` and `icon@2x.png` and `icon.png` resized from it (2/3 and 1/3); a role given under scale names (`icon@2x.png`) uses those files as given, the plain name then being its @1x. Each kind's package holds the images its WalletA style shows (a strip on a store card or coupon, a footer on a boarding pass, a thumbnail on a generic pass, a strip or else a background and thumbnail on an event ticket) and leaves the others out, so one set of brand images serves every kind. `artwork` (358×448 points) opts an `eventTicket` into the poster event ticket (iOS 26; it needs `event.venueRegion`, `event.venueRoom` and `nfc`, which Wallet requires of a poster) and a `generic` pass into the poster generic pass (iOS 27); older devices show the classic style. `primaryLogo` (126×30 points) is the logo of those posters.
        * @example logo.png
        */
       fileName: string;
@@ -1883,6 +1902,11 @@ export interface components {
       /** @description The passenger, for a holder of a boardingPass only (another kind's holder: 400). On a flight whose transit has `boardingTime` and both ends' `timeZone`, it opts the holder into the semantic boarding pass (iOS 26); both wallets show it. PATCH null removes it. */
       passengerName?: components['schemas']['PassengerNameDto'] | null;
       /**
+       * @description What terminals read over NFC from this holder's copy on both wallets (1–64 bytes of UTF-8), for a pass with `passMetadata.nfc` only (another pass: 400); absent or null: the pass's `nfc.message`.
+       * @example MEMBER-10442
+       */
+      nfcMessage?: string | null;
+      /**
        * @description For audiences; never shown on the pass. At most 50, each 1–64 characters of `[A-Za-z0-9._:-]`, case-sensitive; repeats are dropped and the list is answered sorted. PATCH replaces the list.
        * @example [
        *       "gold",
@@ -1971,6 +1995,11 @@ export interface components {
       expirationDate: string | null;
       /** @description A boarding pass holder's passenger; null: none. */
       passengerName: components['schemas']['PassengerNameDto'] | null;
+      /**
+       * @description What terminals read over NFC from this holder's copy: the holder's own `nfcMessage`, else the pass's `nfc.message`; null for a pass without NFC.
+       * @example MEMBER-10442
+       */
+      nfcMessage: string | null;
       /**
        * @description The holder's own page with Add to WalletA / Add to WalletB: unguessable, no credentials.
        * @example https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj

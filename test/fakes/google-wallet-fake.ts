@@ -158,6 +158,17 @@ export function classProblems(type: FakeClassType, resource: Record<string, unkn
     problems.require('issuerName', 'reviewStatus');
     problems.oneOf('reviewStatus', REVIEW_STATUSES);
   }
+  // Smart Tap: a class that enables it names the issuers that redeem it, by their numeric ids.
+  if (resource.enableSmartTap === true) {
+    const issuers = resource.redemptionIssuers;
+    if (
+      !Array.isArray(issuers) ||
+      issuers.length === 0 ||
+      !issuers.every((id) => typeof id === 'string' && /^\d+$/.test(id))
+    ) {
+      problems.list.push('redemptionIssuers must list issuer ids when enableSmartTap is true');
+    }
+  }
   switch (type) {
     case 'loyalty':
       problems.require('programName', 'programLogo.sourceUri.uri');
@@ -225,6 +236,9 @@ export function objectProblems(type: FakeClassType, resource: Record<string, unk
   }
   problems.dateTime('validTimeInterval.start.date');
   problems.dateTime('validTimeInterval.end.date');
+  // Google's reference: "Only ASCII characters are supported."
+  // eslint-disable-next-line no-control-regex
+  problems.matches('smartTapRedemptionValue', /^[\x00-\x7f]+$/, 'ASCII characters only');
   if (resource.groupingInfo !== undefined) {
     // GroupingInfo: a string groupingId and an integer sortIndex (Google's REST reference).
     problems.matches('groupingInfo.groupingId', /^.+$/, 'a non-empty string');

@@ -88,6 +88,16 @@ export const SEMANTIC_FLIGHT = {
  * One pass of every kind (DESIGN §9), as `passMetadata` of a create request: valid for the
  * API's rules, with the face fields whose keys WalletB reads for a seat or a passenger.
  */
+/**
+ * NFC as a brand sends it: a terminal's EC P-256 public key (made once with node:crypto; its
+ * private key was never kept) and a member number.
+ */
+export const NFC = {
+  message: 'MEMBER-0001',
+  encryptionPublicKey:
+    'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE1eYQp26z55kXWhuZeMVc5PBlMQr7mBJY5tzysh8Gh6PONVziTZpO2izn2HpQb9Ru8Mrr4/p/tR3guaX+qWpH+w==',
+};
+
 export const KIND_FIXTURES = {
   storeCard: {
     classType: 'loyalty',
@@ -108,6 +118,8 @@ export const KIND_FIXTURES = {
       qrUrl: 'https://brand.example/member/1',
       qrText: 'Member 1',
       expirationDate: '2027-12-31T23:59:59+01:00',
+      // Terminals read the card over NFC: WalletA `nfc`, WalletB Smart Tap.
+      nfc: NFC,
     },
   },
   coupon: {

@@ -1,5 +1,5 @@
 import type { PassengerName, PassMetadataDto } from '@app/passes';
-import { BRAND, EVENT, FESTIVAL, FLIGHT, OFFER, SEMANTIC_FLIGHT } from './pass-kind-fixtures';
+import { BRAND, EVENT, FESTIVAL, FLIGHT, NFC, OFFER, SEMANTIC_FLIGHT } from './pass-kind-fixtures';
 
 /** One kind of pass as WalletA writes it, for the unit specs and the end-to-end suite. */
 export interface WalletAKind {
@@ -73,6 +73,8 @@ export const WALLET_A_KINDS = {
       barcodeFormat: 'QR',
       qrUrl: 'TICKET-0001',
       expirationDate: '2026-07-02T04:00:00+02:00',
+      // A poster event ticket needs NFC (an artwork image makes this ticket one).
+      nfc: { ...NFC, message: 'TICKET-0001', requiresAuthentication: true },
     },
     holderValues: { section: 'B', row: '12', seat: '7', gate: 'C' },
   },
@@ -89,10 +91,13 @@ export const WALLET_A_KINDS = {
         latitude: 48.8566,
         longitude: 2.3522,
       },
-      // Primary and secondary slots are left to the event; the pass type is the brand's.
+      // Primary and secondary slots are left to the event; the pass type and the area (a
+      // seat section: Pass Builder warns of a poster event ticket without a seat) the brand's.
+      topField: { key: 'section', label: 'Area', value: 'Meadow' },
       auxiliaryFields: [{ key: 'pass', label: 'Pass', value: 'Weekend' }],
       qrUrl: 'FESTIVAL-0001',
       expirationDate: '2026-07-13T04:00:00+02:00',
+      nfc: { ...NFC, message: 'FESTIVAL-0001' },
     },
     holderValues: { pass: 'Day' },
   },

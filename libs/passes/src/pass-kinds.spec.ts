@@ -300,8 +300,8 @@ describe('pass kinds', () => {
     }
   });
 
-  it('takes an artwork image on an eventTicket only with the venue a poster needs', () => {
-    const poster = (metadata: KindMetadata, fileNames: string[]) => {
+  it('takes an artwork image on an eventTicket only with the venue and the NFC a poster needs', () => {
+    const poster = (metadata: KindMetadata & { nfc?: object }, fileNames: string[]) => {
       try {
         assertPosterArtwork(metadata, fileNames);
         return undefined;
@@ -311,12 +311,21 @@ describe('pass kinds', () => {
       }
     };
     const venue = { venueRegion: 'Springfield', venueRoom: 'Main Hall' };
-    const ticket = { passType: 'eventTicket' as const, event: { ...EVENT, ...venue } };
+    const nfc = { message: 'TICKET-1', encryptionPublicKey: 'key' };
+    const ticket = { passType: 'eventTicket' as const, event: { ...EVENT, ...venue }, nfc };
     expect(poster(ticket, ['logo.png', 'artwork@3x.png'])).toBe(undefined);
+    const withoutNfc =
+      'is required with an artwork image: Wallet shows a poster event ticket only to a pass ' +
+      'that terminals can read over NFC';
+    expect(poster({ ...ticket, nfc: undefined }, ['artwork.png'])).toEqual({
+      'passMetadata.nfc': withoutNfc,
+    });
     // Without artwork, a ticket needs no more than before.
     expect(poster({ passType: 'eventTicket', event: EVENT }, ['logo.png'])).toBe(undefined);
-    expect(poster({ passType: 'eventTicket', event: EVENT }, ['artwork.png'])).toEqual({
+    expect(poster({ passType: 'eventTicket', event: EVENT, nfc }, ['artwork.png'])).toEqual({
       'passMetadata.event.venueRegion':
+        'is required with an artwork image: Wallet shows a poster event ticket only with it',
+      'passMetadata.event.venueRoom':
         'is required with an artwork image: Wallet shows a poster event ticket only with it',
     });
     expect(
@@ -326,6 +335,7 @@ describe('pass kinds', () => {
     ).toEqual({
       'passMetadata.event.venueRoom':
         'is required with an artwork image: Wallet shows a poster event ticket only with it',
+      'passMetadata.nfc': withoutNfc,
     });
     // The poster generic pass has no such requirement; on a kind without a poster, the artwork
     // is a brand image its package leaves out, not an error (DESIGN.md §12).

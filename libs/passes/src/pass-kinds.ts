@@ -296,22 +296,31 @@ const POSTER_VENUE = ['venueRegion', 'venueRoom'] as const;
 /**
  * An `artwork` image opts an eventTicket into the poster event ticket, which Wallet shows only
  * when the pass has every semantic tag the poster requires (eventName, venueName,
- * venueRegionName, venueRoom); lacking one it silently shows the classic ticket, so the API
- * says so instead. The poster generic pass has no such requirement, and on a kind without a
- * poster the artwork is one more brand image its package leaves out (`passImagesOf`).
+ * venueRegionName, venueRoom) and NFC (Apple's Pass Builder refuses a poster event ticket
+ * without `nfc`); lacking one it silently shows the classic ticket, so the API says so instead.
+ * The poster generic pass has no such requirement, and on a kind without a poster the artwork is
+ * one more brand image its package leaves out (`passImagesOf`).
  */
 export function assertPosterArtwork(
-  metadata: KindMetadata & { event?: Partial<Record<(typeof POSTER_VENUE)[number], unknown>> },
+  metadata: KindMetadata & {
+    event?: Partial<Record<(typeof POSTER_VENUE)[number], unknown>>;
+    nfc?: object;
+  },
   fileNames: readonly string[],
 ): void {
   if (passTypeOf(metadata) !== 'eventTicket' || !fileNames.some(isArtworkImage)) return;
+  const problems: Record<string, string> = {};
   for (const key of POSTER_VENUE) {
     const value = metadata.event?.[key];
     if (typeof value !== 'string' || value.trim() === '') {
-      throw new InvalidInputError({
-        [`${PREFIX}.event.${key}`]:
-          'is required with an artwork image: Wallet shows a poster event ticket only with it',
-      });
+      problems[`${PREFIX}.event.${key}`] =
+        'is required with an artwork image: Wallet shows a poster event ticket only with it';
     }
   }
+  if (metadata.nfc === undefined || metadata.nfc === null) {
+    problems[`${PREFIX}.nfc`] =
+      'is required with an artwork image: Wallet shows a poster event ticket only to a pass ' +
+      'that terminals can read over NFC';
+  }
+  if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
 }

@@ -363,7 +363,8 @@ export class PassesService {
       uploads.push(upload);
     }
     if (status === 'Published') {
-      const { missing, needed } = passImagesOf(passType, [...names]);
+      // What a Published pass needs does not depend on NFC, only whether it is a poster.
+      const { missing, needed } = passImagesOf(passType, [...names], false);
       if (missing.length > 0) {
         throw new InvalidInputError({
           uploadInfoList: `a Published ${passType} needs ${needed} (missing ${missing.join(', ')})`,

@@ -253,4 +253,17 @@ describe('UploadsService', () => {
       context: { id: upload.id },
     });
   });
+
+  it('keeps files made from an upload beside its folder, and reads none past a bound', async () => {
+    const upload = await service.upload('ws-1', 'u', { body: PNG, fileName: 'scaled' });
+    expect(await service.readDerived(upload, 'small.png', 100)).toBeUndefined();
+    await service.storeDerived(upload, 'small.png', PNG, 'image/png');
+    // Not in the upload's folder, whose names the client chooses (this one is `scaled`).
+    expect(storage.objects.get(`pass-assets/ws-1/${upload.id}.derived/small.png`)).toEqual({
+      body: PNG,
+      contentType: 'image/png',
+    });
+    expect(await service.readDerived(upload, 'small.png', PNG.length)).toEqual(PNG);
+    expect(await service.readDerived(upload, 'small.png', PNG.length - 1)).toBeUndefined();
+  });
 });

@@ -13,12 +13,14 @@ import {
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { Repository } from 'typeorm';
 import { PNG, sniffContentType, type KnownContentType } from './content/content-type';
 import { passImageProblem } from './content/pass-images';
 import { PNG_HEADER_BYTES, readPngHeader, type PngHeader } from './content/png-header';
 import { sanitizeFileName } from './content/file-name';
 import {
+  derivedStorageKey,
   STORAGE_DRIVER,
   StoredObjectNotFoundError,
   uploadStorageKey,
@@ -134,19 +136,39 @@ export class UploadsService {
    */
   async readBytes(upload: Upload, maxBytes: number): Promise<Buffer> {
     const { stream } = await this.open(upload);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > maxBytes) {
-        stream.destroy();
-        throw new ConflictError(`Upload ${upload.id} is larger than ${maxBytes} bytes`, {
-          uploadKey: upload.id,
-        });
-      }
-      chunks.push(chunk);
+    const bytes = await readAtMost(stream, maxBytes);
+    if (bytes === undefined) {
+      throw new ConflictError(`Upload ${upload.id} is larger than ${maxBytes} bytes`, {
+        uploadKey: upload.id,
+      });
     }
-    return Buffer.concat(chunks, total);
+    return bytes;
+  }
+
+  /**
+   * A file made from the upload and stored beside it under `name` (`derivedStorageKey`), or
+   * `undefined` when there is none or it is larger than `maxBytes`: its maker makes it again.
+   */
+  async readDerived(upload: Upload, name: string, maxBytes: number): Promise<Buffer | undefined> {
+    let stored: StoredObject;
+    try {
+      stored = await this.storage.get(
+        derivedStorageKey(upload.bucket, upload.workspaceId, upload.id, name),
+      );
+    } catch (error) {
+      if (error instanceof StoredObjectNotFoundError) return undefined;
+      throw error;
+    }
+    return readAtMost(stored.stream, maxBytes);
+  }
+
+  /** Stores a file made from the upload under `name`, replacing the one before it. */
+  storeDerived(upload: Upload, name: string, body: Buffer, contentType: string): Promise<void> {
+    return this.storage.put(
+      derivedStorageKey(upload.bucket, upload.workspaceId, upload.id, name),
+      body,
+      contentType,
+    );
   }
 
   /** The PNG header of a stored image, reading only its first bytes; `undefined` if not PNG. */
@@ -206,6 +228,21 @@ export class UploadsService {
     }
     return detected;
   }
+}
+
+/** The whole stream, or `undefined` (and the stream closed) once it passes `maxBytes`. */
+async function readAtMost(stream: Readable, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      stream.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
 }
 
 /** A pass image must be a PNG no larger, in pixels and in bytes, than any pass image can be. */

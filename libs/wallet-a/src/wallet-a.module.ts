@@ -9,6 +9,7 @@ import { FetchConfirmations } from './delivery/fetch-confirmations';
 import { DeviceLogsModule } from './device-logs/device-logs.module';
 import { HolderController } from './holder/holder.controller';
 import { HolderService } from './holder/holder.service';
+import { ImageScales } from './package/image-scales';
 import { PassPackageService } from './package/pass-package.service';
 import { PassKitController } from './passkit/passkit.controller';
 import { PassKitService } from './passkit/passkit.service';
@@ -42,6 +43,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
     SigningMaterialProvider,
     SecretSealer,
     PassTokenService,
+    ImageScales,
     PassPackageService,
     RegistrationsService,
     FetchConfirmations,

@@ -13,6 +13,7 @@ import {
 } from '../kinds/kind-names';
 import { MAX_LOCALIZATIONS, type PassLocalizations } from '../localizations';
 import { FeaturedActionDto, MAX_FEATURED_ACTIONS } from './featured-action.dto';
+import { NfcDto } from './nfc.dto';
 import { EventDto, OfferDto, TransitDto } from './pass-kind.dto';
 import {
   ArrayMaxSize,
@@ -339,6 +340,18 @@ export class PassMetadataDto {
   featuredActions?: FeaturedActionDto[];
 
   @ApiPropertyOptional({
+    type: NfcDto,
+    description:
+      'Terminals read the pass over NFC: WalletA `nfc` (Value Added Services), WalletB Smart ' +
+      'Tap. Required with an `artwork` image on an `eventTicket`: Wallet shows a poster event ' +
+      'ticket only with NFC. Terminals read it only when the pass type certificate carries ' +
+      "Apple's NFC entitlement and the Google issuer has Smart Tap enabled.",
+  })
+  @IsOptional()
+  @NestedObject(() => NfcDto)
+  nfc?: NfcDto;
+
+  @ApiPropertyOptional({
     type: 'object',
     maxProperties: MAX_LOCALIZATIONS,
     additionalProperties: {
@@ -391,12 +404,15 @@ export class UploadInfoDto {
     example: 'logo.png',
     pattern: PASS_IMAGE_NAME.source,
     description:
-      "Apple's image name. Each kind's package holds the images its WalletA style shows (a " +
+      "Apple's image name. A plain name (`icon.png`) is the image at @3x: the package holds " +
+      'it as `icon@3x.png` and `icon@2x.png` and `icon.png` resized from it (2/3 and 1/3); a ' +
+      'role given under scale names (`icon@2x.png`) uses those files as given, the plain name ' +
+      "then being its @1x. Each kind's package holds the images its WalletA style shows (a " +
       'strip on a store card or coupon, a footer on a boarding pass, a thumbnail on a generic ' +
       'pass, a strip or else a background and thumbnail on an event ticket) and leaves the ' +
       'others out, so one set of brand images serves every kind. `artwork` (358×448 points) ' +
-      'opts an `eventTicket` into the poster event ticket (iOS 26; it needs `event.venueRegion` ' +
-      'and `event.venueRoom`, which Wallet requires of a poster) and a `generic` pass into the ' +
+      'opts an `eventTicket` into the poster event ticket (iOS 26; it needs `event.venueRegion`, ' +
+      '`event.venueRoom` and `nfc`, which Wallet requires of a poster) and a `generic` pass into the ' +
       'poster generic pass (iOS 27); older devices show the classic style. `primaryLogo` ' +
       '(126×30 points) is the logo of those posters.',
   })

@@ -1,3 +1,4 @@
+import { nfcMessageProblem } from '../dto/nfc.dto';
 import type { Pass } from '../entities/pass.entity';
 import { barcodeProblem } from '../kinds/barcode-formats';
 import { passTypeOf } from '../kinds/kind-names';
@@ -23,6 +24,7 @@ export type HolderVisible = Pick<
   | 'relevantDate'
   | 'expirationDate'
   | 'passengerName'
+  | 'nfcMessage'
 >;
 
 /** What audiences read of a holder besides its field values; never on the pass. */
@@ -42,6 +44,7 @@ export interface HolderEdit {
   relevantDate?: string | null;
   expirationDate?: string | null;
   passengerName?: PassengerName | null;
+  nfcMessage?: string | null;
   tags?: readonly string[];
   attributes?: Readonly<Record<string, unknown>> | null;
 }
@@ -87,6 +90,7 @@ export function editHolder(
             givenName: edit.passengerName.givenName,
             familyName: edit.passengerName.familyName,
           },
+    nfcMessage: edit.nfcMessage === undefined ? holder.nfcMessage : edit.nfcMessage,
   };
   const targeting = targetingOf(holder, edit);
   const problems = {
@@ -152,6 +156,7 @@ export const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>
   a.barcodeText === b.barcodeText &&
   a.relevantDate === b.relevantDate &&
   a.expirationDate === b.expirationDate &&
+  a.nfcMessage === b.nfcMessage &&
   samePassenger(a.passengerName, b.passengerName) &&
   JSON.stringify(sortedEntries(a.fieldValues)) === JSON.stringify(sortedEntries(b.fieldValues));
 
@@ -221,6 +226,23 @@ export function passengerNameProblems(
   return passType === 'boardingPass'
     ? undefined
     : { passengerName: `is for a holder of a boardingPass; this pass is a ${passType}` };
+}
+
+/**
+ * A holder's own NFC message has the pass's limits (1–64 bytes of UTF-8), and is read only from
+ * a pass with NFC: on another it would reach no terminal, so it is refused rather than kept, as
+ * a passenger is on a pass of another kind. The DTO has checked that it is a string.
+ */
+export function nfcMessageProblems(
+  pass: Pick<Pass, 'passMetadata'>,
+  nfcMessage: string | null | undefined,
+): Record<string, string> | undefined {
+  if (nfcMessage === undefined || nfcMessage === null) return undefined;
+  const problem = nfcMessageProblem(nfcMessage);
+  if (problem !== null) return { nfcMessage: problem };
+  return pass.passMetadata.nfc
+    ? undefined
+    : { nfcMessage: 'is for a pass with passMetadata.nfc; this pass has none' };
 }
 
 /** Why a key is not one of the pass's face fields, naming those it has. */

@@ -21,6 +21,7 @@ export const CSV_FIXED_COLUMNS = [
   'barcodeText',
   'relevantDate',
   'expirationDate',
+  'nfcMessage',
 ] as const;
 
 /** The CSV columns of a boarding pass holder's `passengerName`, by its property. */
@@ -187,7 +188,7 @@ function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<str
 
 /**
  * A CSV import file (UTF-8, RFC 4180, header `externalId` plus any of `barcodeValue`,
- * `barcodeText`, `relevantDate`, `expirationDate`, `passengerName.givenName` and
+ * `barcodeText`, `relevantDate`, `expirationDate`, `nfcMessage`, `passengerName.givenName` and
  * `passengerName.familyName` (a boarding pass's holders), `tags` (separated by `|`), one column per
  * field key of the pass and one `attr.<key>` per attribute, in any order; only `externalId` is
  * required). Every line

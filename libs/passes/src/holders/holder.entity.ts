@@ -70,6 +70,10 @@ export class Holder extends WorkspaceOwnedEntity {
   @Column({ name: 'passenger_name', type: 'simple-json', nullable: true })
   passengerName!: PassengerName | null;
 
+  /** What terminals read over NFC from this holder's copy; null: the pass's `nfc.message`. */
+  @Column({ name: 'nfc_message', type: 'varchar', length: 64, nullable: true })
+  nfcMessage!: string | null;
+
   @Column({ name: 'apple_installed_count', type: 'int', default: 0 })
   appleInstalledCount!: number;
 

@@ -250,7 +250,7 @@ export class HoldersController {
     description:
       `A JSON array of HolderInput (at most ${MAX_IMPORT_ROWS}), or multipart/form-data with a ` +
       '`file` part: UTF-8 CSV with the header `externalId,barcodeValue,barcodeText` plus one ' +
-      'column per field key of the pass, `relevantDate`, `expirationDate`, ' +
+      'column per field key of the pass, `relevantDate`, `expirationDate`, `nfcMessage`, ' +
       '`passengerName.givenName` and `passengerName.familyName` (a boardingPass holder), ' +
       '`tags` (separated by `|`) and `attr.<key>` columns ' +
       '(only externalId is required; an empty field cell is not set, an empty `attr.<key>` ' +

@@ -34,6 +34,7 @@ import {
   type HolderEdit,
   holderFieldKeys,
   mergeFieldValues,
+  nfcMessageProblems,
   passengerNameProblems,
   targetingOf,
   type HolderTargeting,
@@ -102,6 +103,7 @@ export class HoldersService {
       ...fieldValueProblems(pass, input.fieldValues, false),
       ...barcodeValueProblems(pass, input.barcodeValue),
       ...passengerNameProblems(pass, input.passengerName),
+      ...nfcMessageProblems(pass, input.nfcMessage),
       ...targetingProblems(input, EMPTY_TARGETING),
     };
     if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
@@ -184,6 +186,7 @@ export class HoldersService {
       ...fieldValueProblems(pass, input.fieldValues, true),
       ...barcodeValueProblems(pass, input.barcodeValue),
       ...passengerNameProblems(pass, input.passengerName),
+      ...nfcMessageProblems(pass, input.nfcMessage),
     };
     if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);
     const targeting = targetingProblems(input, undefined);
@@ -273,7 +276,8 @@ export class HoldersService {
           // the holder since. Such a row is then refused as a Voided holder's row always is.
           const result = await runner.query(
             'UPDATE holder SET field_values = ?, barcode_value = ?, barcode_text = ?, ' +
-              'relevant_date = ?, expiration_date = ?, passenger_name = ?, tags = ?, attributes = ?, ' +
+              'relevant_date = ?, expiration_date = ?, passenger_name = ?, nfc_message = ?, ' +
+              'tags = ?, attributes = ?, ' +
               "version = version + ?, updated_time = ?, updated_by = ? WHERE id = ? AND status = 'Active'",
             [
               JSON.stringify(written.fieldValues),
@@ -282,6 +286,7 @@ export class HoldersService {
               written.relevantDate,
               written.expirationDate,
               written.passengerName === null ? null : JSON.stringify(written.passengerName),
+              written.nfcMessage,
               JSON.stringify(written.tags),
               JSON.stringify(written.attributes),
               edited.visibleChange ? 1 : 0,
@@ -567,6 +572,7 @@ function visibleOf(input: HolderInputDto): HolderVisible {
     passengerName: input.passengerName
       ? { givenName: input.passengerName.givenName, familyName: input.passengerName.familyName }
       : null,
+    nfcMessage: input.nfcMessage ?? null,
   };
 }
 
@@ -628,6 +634,7 @@ function checkImportRows(pass: Pass, rows: ImportRow[]): void {
       ...fieldValueProblems(pass, row.input.fieldValues, false, keys),
       ...barcodeValueProblems(pass, row.input.barcodeValue),
       ...passengerNameProblems(pass, row.input.passengerName),
+      ...nfcMessageProblems(pass, row.input.nfcMessage),
       ...targetingProblems(row.input, EMPTY_TARGETING),
     };
     const externalId = row.input.externalId!;

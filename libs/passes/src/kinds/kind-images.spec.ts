@@ -26,7 +26,7 @@ describe('images by kind', () => {
     ['generic', ['thumbnail', 'artwork', 'primaryLogo']],
   ] as const)('a %s shows the icon, the logo and %j of one set of brand images', (type, roles) => {
     const withoutBackground = BRAND_SET.filter((name) => !name.startsWith('background'));
-    const { shown } = passImagesOf(type, withoutBackground);
+    const { shown } = passImagesOf(type, withoutBackground, false);
     const expected = withoutBackground.filter((name) =>
       ['icon', 'logo', ...roles].includes(name.replace(/(@[23]x)?\.png$/, '')),
     );
@@ -34,54 +34,56 @@ describe('images by kind', () => {
   });
 
   it('leaves out of a boarding pass the strip, thumbnail, background and artwork it never shows', () => {
-    const { shown, poster, missing } = passImagesOf('boardingPass', BRAND_SET);
+    const { shown, poster, missing } = passImagesOf('boardingPass', BRAND_SET, false);
     expect(shown).toEqual(['icon.png', 'icon@2x.png', 'logo.png', 'footer.png']);
     expect(poster).toBe(false);
     expect(missing).toEqual([]);
   });
 
   it('shows an event ticket with a background its background and thumbnail, and no strip', () => {
-    const { shown, missing } = passImagesOf('eventTicket', [
-      'icon.png',
-      'logo.png',
-      'strip.png',
-      'background.png',
-      'thumbnail.png',
-      'footer.png',
-    ]);
+    const { shown, missing } = passImagesOf(
+      'eventTicket',
+      ['icon.png', 'logo.png', 'strip.png', 'background.png', 'thumbnail.png', 'footer.png'],
+      false,
+    );
     expect(shown).toEqual(['icon.png', 'logo.png', 'background.png', 'thumbnail.png']);
     // Apple: "If you specify a strip image, do not specify a background image or a thumbnail".
-    expect(passImagesOf('eventTicket', ['icon.png', 'logo.png', 'thumbnail.png']).shown).toEqual([
-      'icon.png',
-      'logo.png',
-    ]);
+    expect(
+      passImagesOf('eventTicket', ['icon.png', 'logo.png', 'thumbnail.png'], false).shown,
+    ).toEqual(['icon.png', 'logo.png']);
     expect(missing).toEqual([]);
   });
 
   it('requires a strip of store cards, coupons and event tickets without a background only', () => {
     const basics = ['logo.png', 'icon.png'];
-    expect(passImagesOf('storeCard', basics).missing).toEqual(['strip.png']);
-    expect(passImagesOf('coupon', basics).missing).toEqual(['strip.png']);
-    expect(passImagesOf('eventTicket', basics).missing).toEqual(['strip.png']);
-    expect(passImagesOf('eventTicket', [...basics, 'background.png']).missing).toEqual([]);
-    expect(passImagesOf('boardingPass', basics).missing).toEqual([]);
-    expect(passImagesOf('generic', basics).missing).toEqual([]);
+    expect(passImagesOf('storeCard', basics, false).missing).toEqual(['strip.png']);
+    expect(passImagesOf('coupon', basics, false).missing).toEqual(['strip.png']);
+    expect(passImagesOf('eventTicket', basics, false).missing).toEqual(['strip.png']);
+    expect(passImagesOf('eventTicket', [...basics, 'background.png'], false).missing).toEqual([]);
+    expect(passImagesOf('boardingPass', basics, false).missing).toEqual([]);
+    expect(passImagesOf('generic', basics, false).missing).toEqual([]);
     // A strip at another scale only is no strip.png.
-    expect(passImagesOf('storeCard', [...basics, 'strip@2x.png']).missing).toEqual(['strip.png']);
-    expect(passImagesOf('generic', ['strip.png']).missing).toEqual(['logo.png', 'icon.png']);
+    expect(passImagesOf('storeCard', [...basics, 'strip@2x.png'], false).missing).toEqual([
+      'strip.png',
+    ]);
+    expect(passImagesOf('generic', ['strip.png'], false).missing).toEqual(['logo.png', 'icon.png']);
   });
 
   it('says what a Published pass of each kind needs', () => {
-    expect(passImagesOf('storeCard', []).needed).toBe('logo.png, icon.png and strip.png');
-    expect(passImagesOf('eventTicket', []).needed).toBe(
+    expect(passImagesOf('storeCard', [], false).needed).toBe('logo.png, icon.png and strip.png');
+    expect(passImagesOf('eventTicket', [], false).needed).toBe(
       'logo.png, icon.png and strip.png (or background.png)',
     );
-    expect(passImagesOf('boardingPass', []).needed).toBe('logo.png and icon.png');
+    expect(passImagesOf('boardingPass', [], false).needed).toBe('logo.png and icon.png');
   });
 
   it('makes a poster of an event ticket or a generic pass with artwork, and of nothing else', () => {
     for (const type of PASS_TYPES) {
-      const { poster, shown } = passImagesOf(type, ['logo.png', 'artwork.png', 'primaryLogo.png']);
+      const { poster, shown } = passImagesOf(
+        type,
+        ['logo.png', 'artwork.png', 'primaryLogo.png'],
+        true,
+      );
       const hasPoster = type === 'eventTicket' || type === 'generic';
       expect([type, poster]).toEqual([type, hasPoster]);
       expect([type, shown]).toEqual([
@@ -91,7 +93,23 @@ describe('images by kind', () => {
       expect(KIND_IMAGES[type].poster).toBe(hasPoster);
     }
     // The primary logo is the poster's: without artwork the classic style shows the logo only.
-    expect(passImagesOf('generic', ['logo.png', 'primaryLogo.png']).shown).toEqual(['logo.png']);
+    expect(passImagesOf('generic', ['logo.png', 'primaryLogo.png'], false).shown).toEqual([
+      'logo.png',
+    ]);
+  });
+
+  it('makes a poster of an event ticket only with NFC, and of a generic pass without it', () => {
+    const images = ['logo.png', 'artwork.png', 'primaryLogo.png'];
+    // An event ticket stored with artwork before its poster needed NFC: the classic ticket.
+    expect(passImagesOf('eventTicket', images, false)).toMatchObject({
+      poster: false,
+      shown: ['logo.png'],
+    });
+    expect(passImagesOf('eventTicket', images, true)).toMatchObject({
+      poster: true,
+      shown: images,
+    });
+    expect(passImagesOf('generic', images, false)).toMatchObject({ poster: true, shown: images });
   });
 
   it('names no image twice in a face and requires only images the face shows', () => {

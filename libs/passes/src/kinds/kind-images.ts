@@ -25,6 +25,8 @@ export interface KindImages {
    * face stays in the package for older devices.
    */
   poster: boolean;
+  /** Its poster needs NFC besides the artwork (Pass Builder: a poster event ticket without it is an error). */
+  posterNeedsNfc?: true;
 }
 
 /** What every style shows (the icon on the lock screen and in notifications). */
@@ -45,6 +47,7 @@ export const KIND_IMAGES = {
     instead: ['background', 'thumbnail'],
     needs: ['strip'],
     poster: true,
+    posterNeedsNfc: true,
   },
   boardingPass: { face: ['footer'], needs: [], poster: false },
   generic: { face: ['thumbnail'], needs: [], poster: true },
@@ -54,7 +57,10 @@ export const KIND_IMAGES = {
 export interface PassImages {
   /** The given file names the style shows, in the order given: what the package holds. */
   shown: string[];
-  /** The poster is shown (the kind has one, and the pass has an artwork image). */
+  /**
+   * The poster is shown: the kind has one, the pass has an artwork image, and NFC where the
+   * poster needs it.
+   */
   poster: boolean;
   /** The images a Published pass of the kind lacks (`strip.png`), none when complete. */
   missing: string[];
@@ -65,14 +71,21 @@ export interface PassImages {
 /**
  * Which of a pass's images (`logo.png`, `strip@2x.png`, ...) its kind's style shows, whether it
  * is a poster, and what a Published pass of the kind lacks. An image the style never shows is
- * no error: one set of brand images serves every kind, and the package leaves it out.
+ * no error: one set of brand images serves every kind, and the package leaves it out. `nfc`:
+ * the pass has NFC. An event ticket stored with artwork before its poster needed NFC is shown
+ * as the classic ticket, never as a poster Wallet would refuse.
  */
-export function passImagesOf(passType: PassType, fileNames: readonly string[]): PassImages {
+export function passImagesOf(
+  passType: PassType,
+  fileNames: readonly string[],
+  nfc: boolean,
+): PassImages {
   const images: KindImages = KIND_IMAGES[passType];
   const given = new Set(fileNames.map(passImageRole));
   const face =
     images.instead !== undefined && given.has(images.instead[0]) ? images.instead : images.face;
-  const poster = images.poster && given.has('artwork');
+  const poster =
+    images.poster && given.has('artwork') && (images.posterNeedsNfc === undefined || nfc);
   const shows = new Set([...EVERY_STYLE, ...face, ...(poster ? POSTER : [])]);
   const needs = [...EVERY_STYLE, ...(face === images.face ? images.needs : [])].map(
     (role) => `${role}.png`,

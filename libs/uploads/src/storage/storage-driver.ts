@@ -59,6 +59,21 @@ export function uploadStorageKey(
 }
 
 /**
+ * `<bucket>/<workspaceId>/<uploadId>.derived/<name>`: a file the service made from an upload (a
+ * pass image at a smaller scale). Beside the upload's folder rather than in it, so no name a
+ * client gives its file can clash with it; no upload id has a dot, so the folder is no upload's.
+ * Whatever deletes an upload deletes this folder with it.
+ */
+export function derivedStorageKey(
+  bucket: string,
+  workspaceId: string,
+  uploadId: string,
+  name: string,
+): string {
+  return [bucket, workspaceId, `${uploadId}.derived`, name].join('/');
+}
+
+/**
  * Images and PDFs open in the browser (pass assets are shown in place); anything else is
  * downloaded. Names are sanitised to `[A-Za-z0-9._-]`, so no quoting is needed.
  */

@@ -94,7 +94,7 @@ async function packageOf(
       : {}),
   });
   const files = new Map<string, Buffer>([['pass.json', Buffer.from(JSON.stringify(json))]]);
-  const shown = passImagesOf(passTypeOf(metadata), imageNames).shown;
+  const shown = passImagesOf(passTypeOf(metadata), imageNames, Boolean(metadata.nfc)).shown;
   for (const fileName of shown) files.set(fileName, IMAGES[fileName]);
   return { json, archive: await writePkpass(files, signer, new Date()), files: [...files.keys()] };
 }

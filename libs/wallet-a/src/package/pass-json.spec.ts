@@ -460,6 +460,34 @@ describe('the poster event ticket', () => {
     expect(keys(classic.secondaryFields)).toEqual(['section', 'row', 'seat']);
   });
 
+  it("carries NFC with the holder's own message, and requiresAuthentication always written", () => {
+    const json = buildPassJson(passOf(ticket.metadata, ['logo.png', 'artwork.png']), {
+      ...context,
+      holder: holderOf(ticket.holderValues, { nfcMessage: 'SEAT-B-12-7' }),
+    });
+    expect(json.nfc).toEqual({
+      message: 'SEAT-B-12-7',
+      encryptionPublicKey: ticket.metadata.nfc.encryptionPublicKey,
+      requiresAuthentication: true,
+    });
+    const { requiresAuthentication, ...withoutAuth } = ticket.metadata.nfc;
+    expect(requiresAuthentication).toBe(true);
+    const shared = buildPassJson(
+      passOf({ ...ticket.metadata, nfc: withoutAuth }, ['logo.png', 'artwork.png']),
+      context,
+    );
+    expect(shared.nfc).toEqual({ ...withoutAuth, requiresAuthentication: false });
+  });
+
+  it('shows a ticket stored with artwork but without NFC as the classic ticket, never a poster', () => {
+    const { nfc, ...withoutNfc } = ticket.metadata;
+    expect(nfc).toBeDefined();
+    const json = buildPassJson(passOf(withoutNfc, ['logo.png', 'artwork.png']), context);
+    expect(json.preferredStyleSchemes).toBeUndefined();
+    expect(json.nfc).toBeUndefined();
+    expect((json.semantics as Record<string, unknown>).eventType).toBeUndefined();
+  });
+
   it('leaves a ticket without artwork, and every other style, classic', () => {
     const classic = buildPassJson(passOf(ticket.metadata), context);
     expect(classic.preferredStyleSchemes).toBeUndefined();

@@ -52,6 +52,8 @@ export interface PassJsonHolder {
   expirationDate?: string | null;
   /** A boarding pass's passenger; null or absent: none. */
   passengerName?: PassengerName | null;
+  /** The holder's own NFC message; null or absent: the pass's `nfc.message`. */
+  nfcMessage?: string | null;
 }
 
 /** Apple's colour format: `rgb(r, g, b)`. */
@@ -267,6 +269,7 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
     passImagesOf(
       kind.type,
       pass.uploadInfoList.map((image) => image.fileName),
+      Boolean(metadata.nfc),
     ).poster
       ? walletA.poster
       : null;
@@ -292,6 +295,17 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
     // legacy `barcode` key: iOS 9 and later read `barcodes`.
     ...(face.barcode
       ? { barcodes: face.barcodeFallback ? [face.barcode, face.barcodeFallback] : [face.barcode] }
+      : {}),
+    ...(metadata.nfc
+      ? {
+          // requiresAuthentication always written: Pass Builder refuses a poster event ticket
+          // whose nfc leaves it out, and false is Apple's default anyway.
+          nfc: {
+            message: holder?.nfcMessage ?? metadata.nfc.message,
+            encryptionPublicKey: metadata.nfc.encryptionPublicKey,
+            requiresAuthentication: metadata.nfc.requiresAuthentication ?? false,
+          },
+        }
       : {}),
     ...relevance(kind.schedule),
     ...(expirationDate ? { expirationDate } : {}),

@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { PassTokenService } from '../signing/pass-token.service';
 import { SigningMaterialProvider } from '../signing/signing-material';
+import { ImageScales } from './image-scales';
 import { buildPassFiles } from './pass-files';
 import { passSigner, writePkpass, writePkpasses, type PassSigner } from './pkpass-archive';
 
@@ -37,6 +38,7 @@ export class PassPackageService {
     private readonly signing: SigningMaterialProvider,
     private readonly tokens: PassTokenService,
     private readonly uploads: UploadsService,
+    private readonly scales: ImageScales,
     private readonly locations: LocationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -134,6 +136,7 @@ export class PassPackageService {
               relevantDate: holder.relevantDate,
               expirationDate: holder.expirationDate,
               passengerName: holder.passengerName,
+              nfcMessage: holder.nfcMessage,
             },
     });
     const changed = Math.max(pass.updatedTime.getTime(), holder?.updatedTime.getTime() ?? 0);
@@ -145,15 +148,16 @@ export class PassPackageService {
 
   /**
    * The pass's images its kind's style shows (`passImagesOf`; one set of brand images serves
-   * every kind, and a boarding pass has no strip), within the package limit. Publishing
-   * enforces it; this holds it for passes published before it existed, and reads no file past
-   * its recorded size.
+   * every kind, and a boarding pass has no strip), within the package limit, each at @1x, @2x
+   * and @3x (`ImageScales`). Publishing enforces the limit on the uploaded bytes; this holds it
+   * for passes published before it existed, and reads no file past its recorded size.
    */
   private async images(pass: Pass): Promise<[string, Buffer][]> {
     const shown = new Set(
       passImagesOf(
         passTypeOf(pass.passMetadata),
         pass.uploadInfoList.map((info) => info.fileName),
+        Boolean(pass.passMetadata.nfc),
       ).shown,
     );
     const infos = pass.uploadInfoList.filter((info) => shown.has(info.fileName));
@@ -167,15 +171,14 @@ export class PassPackageService {
         { passId: pass.id },
       );
     }
-    return Promise.all(
-      uploads.map(
-        async (upload, index) =>
-          [infos[index].fileName, await this.uploads.readBytes(upload, upload.size)] as [
-            string,
-            Buffer,
-          ],
-      ),
+    const images = await Promise.all(
+      uploads.map(async (upload, index) => ({
+        fileName: infos[index].fileName,
+        upload,
+        bytes: await this.uploads.readBytes(upload, upload.size),
+      })),
     );
+    return this.scales.packageImages(images);
   }
 
   private remember(key: string, built: PassPackage): void {

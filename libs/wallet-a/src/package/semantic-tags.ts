@@ -47,9 +47,16 @@ export interface SemanticTags {
   departureAirportName?: string;
   destinationAirportCode?: string;
   destinationAirportName?: string;
-  /** IANA names (iOS 26), such as `America/Chicago`. */
+  /**
+   * IANA names (iOS 26), such as `America/Chicago`, under both spellings with the same value:
+   * Apple's semantic tags reference and the pass libraries write `…LocationTimeZone`, while
+   * Apple's Pass Builder reads `…AirportTimeZone` (and refuses a semantic boarding pass without
+   * the departure one).
+   */
   departureLocationTimeZone?: string;
   destinationLocationTimeZone?: string;
+  departureAirportTimeZone?: string;
+  destinationAirportTimeZone?: string;
   // The semantic boarding pass's (iOS 26).
   departureCityName?: string;
   destinationCityName?: string;
@@ -192,7 +199,9 @@ export function tripTags(
         destinationAirportCode: transit.destination.code,
         destinationAirportName: transit.destination.name,
         ...optional('departureLocationTimeZone', zoneOf(transit.origin.timeZone)),
+        ...optional('departureAirportTimeZone', zoneOf(transit.origin.timeZone)),
         ...optional('destinationLocationTimeZone', zoneOf(transit.destination.timeZone)),
+        ...optional('destinationAirportTimeZone', zoneOf(transit.destination.timeZone)),
         ...(semantic !== null
           ? {
               departureCityName: transit.origin.name,

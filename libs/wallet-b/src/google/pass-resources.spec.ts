@@ -122,6 +122,8 @@ describe('WalletB resources of every kind of pass', () => {
         { id: 'links', header: 'Links', body: 'Open daily' },
       ],
       linksModuleData: { uris: [{ uri: 'https://brand.example/stores', description: 'Stores' }] },
+      enableSmartTap: true,
+      redemptionIssuers: [ISSUER],
     });
     const object = objectOf(pass);
     expect(object).toEqual({
@@ -133,7 +135,29 @@ describe('WalletB resources of every kind of pass', () => {
         alternateText: 'Member 1',
       },
       validTimeInterval: { end: { date: '2027-12-31T23:59:59+01:00' } },
+      smartTapRedemptionValue: 'MEMBER-0001',
     });
+  });
+
+  it("hands Smart Tap terminals the holder's own NFC message, ASCII only, and nothing without NFC", () => {
+    const pass = kindPass('storeCard');
+    expect(holderObjectOf(pass, holderOf({})).smartTapRedemptionValue).toBe('MEMBER-0001');
+    expect(
+      holderObjectOf(pass, holderOf({}, { nfcMessage: 'MEMBER-0042' })).smartTapRedemptionValue,
+    ).toBe('MEMBER-0042');
+    // Google carries ASCII only: WalletA's terminals still read this one, Google's none.
+    expect(holderObjectOf(pass, holderOf({}, { nfcMessage: 'MITGLIED-Ä1' }))).not.toHaveProperty(
+      'smartTapRedemptionValue',
+    );
+    const { nfc, ...withoutNfc } = KIND_FIXTURES.storeCard.metadata;
+    expect(nfc).toBeDefined();
+    const plain = passOf(withoutNfc);
+    expect(classOf(plain)).not.toHaveProperty('enableSmartTap');
+    expect(classOf(plain)).not.toHaveProperty('redemptionIssuers');
+    expect(objectOf(plain)).not.toHaveProperty('smartTapRedemptionValue');
+    expect(holderObjectOf(plain, holderOf({}, { nfcMessage: 'MEMBER-0042' }))).not.toHaveProperty(
+      'smartTapRedemptionValue',
+    );
   });
 
   it('makes a coupon an offer class, with its barcode format', () => {

@@ -209,7 +209,25 @@ function sharedClass(pass: Pass, issuerId: string, callbackUrl?: string): Generi
     textModulesData,
     linksModuleData: { uris },
     ...(callbackUrl !== undefined ? { callbackOptions: { url: callbackUrl } } : {}),
+    // The issuer redeems its own passes: its Smart Tap keys are the terminals' keys.
+    ...(metadata.nfc ? { enableSmartTap: true, redemptionIssuers: [issuerId] } : {}),
   };
+}
+
+/**
+ * What a Smart Tap terminal reads of an object: the holder's own NFC message, else the pass's.
+ * Google carries ASCII only, so a message with other characters (which WalletA's terminals
+ * read as UTF-8) is left out of the object rather than refused by Google at every sync.
+ */
+function smartTapValue(
+  pass: Pass,
+  nfcMessage: string | null,
+): { smartTapRedemptionValue?: string } {
+  const message = pass.passMetadata.nfc ? (nfcMessage ?? pass.passMetadata.nfc.message) : null;
+  // eslint-disable-next-line no-control-regex
+  return message !== null && /^[\x00-\x7f]+$/.test(message)
+    ? { smartTapRedemptionValue: message }
+    : {};
 }
 
 /**
@@ -260,6 +278,7 @@ function sharedObject(
   images: ObjectImages,
   barcode: { value: string | null | undefined; text: string | null | undefined },
   expirationDate: string | undefined,
+  nfcMessage: string | null,
 ): SharedObjectContent {
   const metadata = pass.passMetadata;
   return {
@@ -275,6 +294,7 @@ function sharedObject(
         }
       : {}),
     ...validity(expirationDate),
+    ...smartTapValue(pass, nfcMessage),
   };
 }
 
@@ -290,6 +310,7 @@ export function buildObjectContent(
     images,
     { value: metadata.qrUrl, text: metadata.qrText },
     metadata.expirationDate,
+    null,
   );
   return displayTextDeep(kindObject(type, shared, pass, passKindOf(metadata), images, null));
 }
@@ -314,6 +335,7 @@ export function buildHolderObjectContent(
     images,
     { value: holder.barcodeValue ?? metadata.qrUrl, text: holder.barcodeText ?? metadata.qrText },
     holder.expirationDate ?? metadata.expirationDate,
+    holder.nfcMessage,
   );
   return displayTextDeep(
     kindObject(

@@ -108,6 +108,9 @@ interface ClassBase {
   linksModuleData?: LinksModuleData;
   callbackOptions?: { url: string };
   messages?: WalletMessage[];
+  /** Smart Tap: terminals of the `redemptionIssuers` read the objects' redemption value. */
+  enableSmartTap?: boolean;
+  redemptionIssuers?: string[];
 }
 
 export type GenericClass = ClassBase;
@@ -225,6 +228,8 @@ interface ObjectBase {
   messages?: WalletMessage[];
   /** Set in a bundle's save link only, where the holders' objects are saved together. */
   groupingInfo?: GroupingInfo;
+  /** What a Smart Tap terminal reads over NFC (ASCII only). */
+  smartTapRedemptionValue?: string;
 }
 
 export interface GenericObject extends ObjectBase {

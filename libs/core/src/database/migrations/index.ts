@@ -26,6 +26,7 @@ import { WalletBClassTypes1764090000000 } from './1764090000000-wallet-b-class-t
 import { HolderAudiences1764100000000 } from './1764100000000-holder-audiences';
 import { HolderPassengerName1764110000000 } from './1764110000000-holder-passenger-name';
 import { HolderBundles1764120000000 } from './1764120000000-holder-bundles';
+import { HolderNfcMessage1764130000000 } from './1764130000000-holder-nfc-message';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   HolderAudiences1764100000000,
   HolderPassengerName1764110000000,
   HolderBundles1764120000000,
+  HolderNfcMessage1764130000000,
 ];

@@ -171,6 +171,19 @@ export class HolderInputDto extends HolderReadOnlyFields {
   passengerName?: PassengerNameDto | null;
 
   @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'MEMBER-10442',
+    description:
+      "What terminals read over NFC from this holder's copy on both wallets (1–64 bytes of " +
+      'UTF-8), for a pass with `passMetadata.nfc` only (another pass: 400); absent or null: ' +
+      "the pass's `nfc.message`.",
+  })
+  @IsOptional()
+  @IsString()
+  nfcMessage?: string | null;
+
+  @ApiPropertyOptional({
     type: [String],
     maxItems: 50,
     example: ['gold', 'zurich'],

@@ -73,6 +73,15 @@ export class HolderResponse {
   })
   passengerName!: Holder['passengerName'];
   @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'MEMBER-10442',
+    description:
+      "What terminals read over NFC from this holder's copy: the holder's own `nfcMessage`, " +
+      "else the pass's `nfc.message`; null for a pass without NFC.",
+  })
+  nfcMessage!: string | null;
+  @ApiProperty({
     example: 'https://wallet.brand.example/p/summer-club/h/3q2-7Xb0kR1vYl9sN8cW4eTzA6dF5gHj',
     description:
       "The holder's own page with Add to WalletA / Add to WalletB: unguessable, no credentials.",
@@ -120,6 +129,7 @@ export interface HolderView {
       qrText?: string;
       relevantDate?: string;
       expirationDate?: string;
+      nfc?: { message: string } | null;
     };
   };
   publicBaseUrl: string;
@@ -150,6 +160,7 @@ export function toHolderResponse({
     relevantDate: holder.relevantDate ?? pass.passMetadata.relevantDate ?? null,
     expirationDate: holder.expirationDate ?? pass.passMetadata.expirationDate ?? null,
     passengerName: holder.passengerName ?? null,
+    nfcMessage: pass.passMetadata.nfc ? (holder.nfcMessage ?? pass.passMetadata.nfc.message) : null,
     downloadUrl,
     // A redirect signed when opened, not a signed link: the same at every read and in the
     // holder's events, never stale, and free to make for every row of a 10,000-row import.
