@@ -1,4 +1,4 @@
-import { newId, RetentionWorker, ServiceEvents } from '@app/core';
+import { newId, RetentionWorker, ServiceEvents, sqliteDriver } from '@app/core';
 import { WebhookDelivery, WebhooksService } from '@app/webhooks';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -863,7 +863,7 @@ describe(`A webhook worker killed mid-delivery (${TEST_DB})`, () => {
     const dataSource = new DataSource(
       database.env.DB_TYPE === 'mysql'
         ? { type: 'mysql', url: database.env.DB_URL, timezone: 'Z' }
-        : { type: 'better-sqlite3', database: database.env.DB_PATH },
+        : { type: 'better-sqlite3', database: database.env.DB_PATH, driver: sqliteDriver() },
     );
     await dataSource.initialize();
     try {

@@ -1,4 +1,4 @@
-import { newId } from '@app/core';
+import { newId, sqliteDriver } from '@app/core';
 import { Registration } from '@app/wallet-a';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -95,7 +95,7 @@ describe(`A worker killed with SIGKILL mid bulk change (${TEST_DB})`, () => {
     const dataSource = new DataSource(
       database.env.DB_TYPE === 'mysql'
         ? { type: 'mysql', url: database.env.DB_URL, timezone: 'Z' }
-        : { type: 'better-sqlite3', database: database.env.DB_PATH },
+        : { type: 'better-sqlite3', database: database.env.DB_PATH, driver: sqliteDriver() },
     );
     await dataSource.initialize();
     try {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import request, { type Response } from 'supertest';
-import { driverErrorCode, toDomainError, UnavailableError } from '@app/core';
+import { driverErrorCode, sqlitePackage, toDomainError, UnavailableError } from '@app/core';
 import { NotificationWorker } from '@app/notifications';
 import { DataSource } from 'typeorm';
 import type { ApnsFake } from '../fakes/apns-fake';
@@ -595,8 +595,8 @@ function lockSqlite(
   ms: number,
 ): { locked: Promise<number>; released: Promise<number> } {
   const script = `
-    const Database = require('better-sqlite3');
-    const [path, ms] = process.argv.slice(1);
+    const [sqlite, path, ms] = process.argv.slice(1);
+    const Database = require(sqlite);
     const db = new Database(path);
     db.pragma('busy_timeout = 10000');
     db.exec('BEGIN IMMEDIATE');
@@ -608,7 +608,7 @@ function lockSqlite(
       process.stdout.write('released ' + Date.now() + '\\n');
     }, Number(ms));
   `;
-  const child = spawn(process.execPath, ['-e', script, path, String(ms)], {
+  const child = spawn(process.execPath, ['-e', script, sqlitePackage(), path, String(ms)], {
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -12,6 +12,7 @@ export * from './database/raw-query';
 export * from './database/like';
 export * from './database/mysql-deadlines';
 export * from './database/schema-migrator';
+export * from './database/sqlite-driver';
 export * from './errors/all-exceptions.filter';
 export * from './errors/domain-errors';
 export * from './errors/error-body';

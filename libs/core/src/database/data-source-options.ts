@@ -4,6 +4,7 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { MIGRATIONS } from './migrations';
 import { mysqlDriverWithDeadlines } from './mysql-deadlines';
+import { sqliteDriver } from './sqlite-driver';
 import { installSqliteConnectionGate } from './sqlite-gate';
 
 type EntityList = NonNullable<DataSourceOptions['entities']>;
@@ -52,6 +53,8 @@ export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): Dat
     ...common,
     type: 'better-sqlite3',
     database: db.path,
+    // better-sqlite3 13 or 12, whichever this Node.js runs: see sqlite-driver.ts.
+    driver: sqliteDriver(),
     // WAL lets readers go on while one writer writes; busy_timeout waits out short write locks.
     prepareDatabase: (connection: { pragma(sql: string): unknown }) => {
       connection.pragma('journal_mode = WAL');

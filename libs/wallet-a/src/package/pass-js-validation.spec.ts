@@ -14,7 +14,7 @@ import { passSigner, writePkpass } from './pkpass-archive';
 
 /**
  * pass-js 7 declares Node.js 24.12 or later (its `engines`); on an older Node these checks are
- * skipped and say so, and CI runs them on its Node 24 leg (scripts/test.sh).
+ * skipped and say so, and CI runs them on its Node.js 24 leg (.ci/run).
  */
 const PASS_JS_NODE = { major: 24, minor: 12 };
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(Number);
