@@ -41,7 +41,7 @@ if ! node scripts/reachable.js redis "$TEST_REDIS_URL"; then
 fi
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   echo "(No Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium}: test/browser.e2e-spec.ts is skipped;" \
-    "apt-get install chromium, or set CHROMIUM_PATH)"
+    "install Debian's chromium package, or set CHROMIUM_PATH)"
 fi
 if ! node -e '
   const [major, minor] = process.versions.node.split(".").map(Number);
