@@ -1,6 +1,7 @@
 export * from './config/app-config';
 export * from './config/config.module';
 export * from './cache/bounded-map';
+export * from './cache/load-once-cache';
 export * from './database/audited.entity';
 export * from './database/data-source-options';
 export * from './database/dialect';

@@ -23,6 +23,7 @@ export * from './holders/bundles/dto/holder-bundle.dto';
 export * from './holders/bundles/holder-bundle.entity';
 export * from './holders/bundles/holder-bundles.service';
 export * from './holders/holders.service';
+export { shownNfcMessage } from './holders/holder-edit';
 export { shownMessage } from './pass-content';
 export * from './pass-kinds';
 export * from './kinds/barcode-formats';

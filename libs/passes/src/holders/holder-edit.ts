@@ -229,6 +229,17 @@ export function passengerNameProblems(
 }
 
 /**
+ * What a copy of the pass hands terminals over NFC, on both wallets and in the holder's answer:
+ * the holder's own message, else the pass's; null for a pass without NFC.
+ */
+export function shownNfcMessage(
+  nfc: { message: string } | null | undefined,
+  holderMessage: string | null | undefined,
+): string | null {
+  return nfc ? (holderMessage ?? nfc.message) : null;
+}
+
+/**
  * A holder's own NFC message has the pass's limits (1–64 bytes of UTF-8), and is read only from
  * a pass with NFC: on another it would reach no terminal, so it is refused rather than kept, as
  * a passenger is on a pass of another kind. The DTO has checked that it is a string.

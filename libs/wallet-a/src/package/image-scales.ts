@@ -1,4 +1,4 @@
-import { ConflictError } from '@app/core';
+import { BoundedMap, ConflictError, LoadOnceCache } from '@app/core';
 import {
   maxPixels,
   PNG,
@@ -90,6 +90,7 @@ export function scaledSize(
 }
 
 /** Resized images kept in memory, beyond those in storage: a few packages' worth. */
+const KEPT_MAX_ENTRIES = 1000;
 const KEPT_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -101,9 +102,12 @@ const KEPT_MAX_BYTES = 16 * 1024 * 1024;
 @Injectable()
 export class ImageScales {
   private readonly logger = new Logger(ImageScales.name);
-  private readonly making = new Map<string, Promise<Buffer>>();
-  private readonly kept = new Map<string, Buffer>();
-  private keptBytes = 0;
+  private readonly resized = new LoadOnceCache<string, Buffer>(
+    new BoundedMap(KEPT_MAX_ENTRIES, {
+      maxWeight: KEPT_MAX_BYTES,
+      weigh: (bytes) => bytes.length,
+    }),
+  );
 
   constructor(private readonly uploads: UploadsService) {}
 
@@ -123,22 +127,9 @@ export class ImageScales {
 
   /** An image uploaded at @3x, at `scale`/3 of its size. */
   async scaled(image: GivenImage, scale: 1 | 2): Promise<Buffer> {
-    const key = `${image.upload.id}:${image.upload.sha256}:${scale}`;
-    const kept = this.kept.get(key);
-    if (kept !== undefined) {
-      // Re-insert: Map order is the LRU order.
-      this.kept.delete(key);
-      this.kept.set(key, kept);
-      return kept;
-    }
-    let pending = this.making.get(key);
-    if (pending === undefined) {
-      pending = this.storedOrMade(image, scale).finally(() => this.making.delete(key));
-      this.making.set(key, pending);
-    }
-    const bytes = await pending;
-    this.keep(key, bytes);
-    return bytes;
+    return this.resized.get(`${image.upload.id}:${image.upload.sha256}:${scale}`, () =>
+      this.storedOrMade(image, scale),
+    );
   }
 
   /** Resizes a PNG to exactly `width`×`height`, as an 8-bit sRGB PNG. */
@@ -186,17 +177,6 @@ export class ImageScales {
       );
     });
     return made;
-  }
-
-  private keep(key: string, bytes: Buffer): void {
-    if (this.kept.has(key) || bytes.length > KEPT_MAX_BYTES) return;
-    this.kept.set(key, bytes);
-    this.keptBytes += bytes.length;
-    for (const [oldest, entry] of this.kept) {
-      if (this.keptBytes <= KEPT_MAX_BYTES) break;
-      this.kept.delete(oldest);
-      this.keptBytes -= entry.length;
-    }
   }
 }
 

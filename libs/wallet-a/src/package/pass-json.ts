@@ -5,6 +5,7 @@ import {
   type BarcodeFormat,
   passKindOf,
   roleReader,
+  shownNfcMessage,
   type BackFieldDto,
   type FeaturedActionDto,
   type FieldDto,
@@ -301,7 +302,7 @@ function passJson(pass: Pass, context: PassJsonContext, kind: PassKind): Record<
           // requiresAuthentication always written: Pass Builder refuses a poster event ticket
           // whose nfc leaves it out, and false is Apple's default anyway.
           nfc: {
-            message: holder?.nfcMessage ?? metadata.nfc.message,
+            message: shownNfcMessage(metadata.nfc, holder?.nfcMessage),
             encryptionPublicKey: metadata.nfc.encryptionPublicKey,
             requiresAuthentication: metadata.nfc.requiresAuthentication ?? false,
           },

@@ -1,4 +1,4 @@
-import { APP_CONFIG, ConflictError, type AppConfig } from '@app/core';
+import { APP_CONFIG, BoundedMap, ConflictError, LoadOnceCache, type AppConfig } from '@app/core';
 import { LocationsService } from '@app/locations';
 import { passImagesOf, passTypeOf, shownMessage, type Holder, type Pass } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
@@ -29,9 +29,12 @@ const CACHE_MAX_BYTES = 128 * 1024 * 1024;
  */
 @Injectable()
 export class PassPackageService {
-  private readonly cache = new Map<string, PassPackage>();
-  private readonly building = new Map<string, Promise<PassPackage>>();
-  private cachedBytes = 0;
+  private readonly packages = new LoadOnceCache<string, PassPackage>(
+    new BoundedMap(CACHE_MAX_ENTRIES, {
+      maxWeight: CACHE_MAX_BYTES,
+      weigh: (built) => built.buffer.length,
+    }),
+  );
   private signer?: PassSigner;
 
   constructor(
@@ -44,7 +47,7 @@ export class PassPackageService {
   ) {}
 
   async packageFor(pass: Pass): Promise<PassPackage> {
-    return this.cached(`${pass.id}:${pass.version}`, () => this.build(pass));
+    return this.packages.get(`${pass.id}:${pass.version}`, () => this.build(pass));
   }
 
   /**
@@ -53,7 +56,7 @@ export class PassPackageService {
    * one. Last-Modified is the later of the two changes.
    */
   async packageForHolder(pass: Pass, holder: Holder): Promise<PassPackage> {
-    return this.cached(`${pass.id}:${pass.version}:${holder.id}:${holder.version}`, () =>
+    return this.packages.get(`${pass.id}:${pass.version}:${holder.id}:${holder.version}`, () =>
       this.build(pass, holder),
     );
   }
@@ -76,24 +79,6 @@ export class PassPackageService {
       lastModified,
     );
     return { buffer, etag: `"${createHash('sha1').update(buffer).digest('hex')}"`, lastModified };
-  }
-
-  private async cached(key: string, build: () => Promise<PassPackage>): Promise<PassPackage> {
-    const cached = this.cache.get(key);
-    if (cached) {
-      // Re-insert: Map order is the LRU order.
-      this.cache.delete(key);
-      this.cache.set(key, cached);
-      return cached;
-    }
-    let pending = this.building.get(key);
-    if (!pending) {
-      pending = build().finally(() => this.building.delete(key));
-      this.building.set(key, pending);
-    }
-    const built = await pending;
-    this.remember(key, built);
-    return built;
   }
 
   private async build(pass: Pass, holder?: Holder): Promise<PassPackage> {
@@ -179,16 +164,5 @@ export class PassPackageService {
       })),
     );
     return this.scales.packageImages(images);
-  }
-
-  private remember(key: string, built: PassPackage): void {
-    if (this.cache.has(key)) return;
-    this.cache.set(key, built);
-    this.cachedBytes += built.buffer.length;
-    for (const [oldest, entry] of this.cache) {
-      if (this.cache.size <= CACHE_MAX_ENTRIES && this.cachedBytes <= CACHE_MAX_BYTES) break;
-      this.cache.delete(oldest);
-      this.cachedBytes -= entry.buffer.length;
-    }
   }
 }

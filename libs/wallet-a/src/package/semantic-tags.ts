@@ -198,10 +198,8 @@ export function tripTags(
         departureAirportName: transit.origin.name,
         destinationAirportCode: transit.destination.code,
         destinationAirportName: transit.destination.name,
-        ...optional('departureLocationTimeZone', zoneOf(transit.origin.timeZone)),
-        ...optional('departureAirportTimeZone', zoneOf(transit.origin.timeZone)),
-        ...optional('destinationLocationTimeZone', zoneOf(transit.destination.timeZone)),
-        ...optional('destinationAirportTimeZone', zoneOf(transit.destination.timeZone)),
+        ...zoneTags('departure', zoneOf(transit.origin.timeZone)),
+        ...zoneTags('destination', zoneOf(transit.destination.timeZone)),
         ...(semantic !== null
           ? {
               departureCityName: transit.origin.name,
@@ -227,6 +225,14 @@ export function tripTags(
     );
   }
   return withSeat(tags, value);
+}
+
+/** A trip end's zone under both the names Apple documents and the names Pass Builder reads. */
+function zoneTags(end: 'departure' | 'destination', zone: string | undefined): SemanticTags {
+  return {
+    ...optional(`${end}LocationTimeZone`, zone),
+    ...optional(`${end}AirportTimeZone`, zone),
+  };
 }
 
 /** The tags with the holder's seat (its section, row and number fields), when it has one. */

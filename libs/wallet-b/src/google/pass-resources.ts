@@ -3,6 +3,7 @@ import {
   barcodeFormatsFor,
   isGs1Number,
   passKindOf,
+  shownNfcMessage,
   type BarcodeFormat,
   type FieldDto,
   type Holder,
@@ -223,7 +224,7 @@ function smartTapValue(
   pass: Pass,
   nfcMessage: string | null,
 ): { smartTapRedemptionValue?: string } {
-  const message = pass.passMetadata.nfc ? (nfcMessage ?? pass.passMetadata.nfc.message) : null;
+  const message = shownNfcMessage(pass.passMetadata.nfc, nfcMessage);
   // eslint-disable-next-line no-control-regex
   return message !== null && /^[\x00-\x7f]+$/.test(message)
     ? { smartTapRedemptionValue: message }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { shownNfcMessage } from '../holder-edit';
 import { PassengerNameDto } from './holder-input.dto';
 import {
   HOLDER_STATUSES,
@@ -160,7 +161,7 @@ export function toHolderResponse({
     relevantDate: holder.relevantDate ?? pass.passMetadata.relevantDate ?? null,
     expirationDate: holder.expirationDate ?? pass.passMetadata.expirationDate ?? null,
     passengerName: holder.passengerName ?? null,
-    nfcMessage: pass.passMetadata.nfc ? (holder.nfcMessage ?? pass.passMetadata.nfc.message) : null,
+    nfcMessage: shownNfcMessage(pass.passMetadata.nfc, holder.nfcMessage),
     downloadUrl,
     // A redirect signed when opened, not a signed link: the same at every read and in the
     // holder's events, never stale, and free to make for every row of a 10,000-row import.
