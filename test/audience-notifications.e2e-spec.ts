@@ -249,6 +249,15 @@ describe(`Notifications to audiences (${TEST_DB})`, () => {
     expect(reachedDevices()).toEqual(['alice', 'erin']);
   });
 
+  it('ends a notification whose audience has an in list of 1,000 values, mixed types', async () => {
+    apns.reset();
+    const others = Array.from({ length: 997 }, (_, index) => `City ${index}`);
+    const audience = { attribute: 'city', in: [...others, 'Zurich', 12, true] };
+    const done = await notify({ audience });
+    expect(done).toMatchObject({ status: 'Published', audienceSize: 3 });
+    expect(reachedDevices()).toEqual(['alice', 'carol', 'erin']);
+  });
+
   it("sends to a segment: shown with its id, the segment's audience once sent", async () => {
     const segment = (
       await http()

@@ -434,6 +434,40 @@ describe('Audiences', () => {
         .expect(200);
     });
 
+    it('takes an in list of 1,000 values on every route, and bounds the whole audience', async () => {
+      const cities = Array.from({ length: 999 }, (_, index) => `City ${index}`);
+      const audience = { attribute: 'city', in: [...cities, 'Zurich'] };
+      await http()
+        .post(`/v1/wallet-pass/${passId}/audience`)
+        .set(auth())
+        .send({ audience })
+        .expect(200);
+      await http()
+        .post(`/v1/wallet-pass/${passId}/segments`)
+        .set(auth())
+        .send({ name: 'A thousand cities', audience })
+        .expect(201);
+      expect(await refused({ attribute: 'city', in: [...cities, 'a', 'b'] })).toEqual({
+        'audience.in': expect.stringContaining('1000'),
+      });
+      const overFiveThousand = {
+        any: [
+          ...Array.from({ length: 5 }, () => ({ attribute: 'city', in: [...cities, 'Zurich'] })),
+          { attribute: 'city', in: ['Bern', 'Basel'] },
+        ],
+      };
+      expect(await refused(overFiveThousand)).toEqual({
+        audience: expect.stringContaining('5000'),
+      });
+      const elevenScans = {
+        all: Array.from({ length: 11 }, (_, index) => ({
+          attribute: 'city',
+          contains: `${index}`,
+        })),
+      };
+      expect(await refused(elevenScans)).toEqual({ audience: expect.stringContaining('contains') });
+    });
+
     it('takes exactly one of audience and segmentId', async () => {
       const none = await http()
         .post(`/v1/wallet-pass/${passId}/audience`)

@@ -302,6 +302,22 @@ describe(`Bulk changes of holders (${TEST_DB})`, () => {
     expect(told[0]).toMatchObject({ fieldValues: { points: '300' }, tags: alice.tags });
   });
 
+  it('works through an audience whose in list has 1,000 values', async () => {
+    const others = Array.from({ length: 999 }, (_, index) => `City ${index}`);
+    const change = await bulk({
+      audience: { attribute: 'city', in: [...others, 'Zurich'] },
+      addTags: ['thousand'],
+    });
+    expect(change).toMatchObject({ status: 'Done', failureReason: null });
+    const zurich = await http()
+      .post(`/v1/wallet-pass/${pass.id}/audience`)
+      .set(owner.auth)
+      .send({ audience: { attribute: 'city', eq: 'Zurich' } })
+      .expect(200);
+    expect(change.matched).toBe((zurich.body as { holders: number }).holders);
+    expect(change.matched).toBeGreaterThan(0);
+  });
+
   it("changes a segment's holders (its audience as it is when the change starts)", async () => {
     const segment = (
       await http()

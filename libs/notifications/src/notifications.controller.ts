@@ -18,6 +18,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { AUDIENCE_BODY_LIMITS } from '@app/passes';
 import { ListNotificationsQuery } from './dto/list-notifications.query';
 import {
   CreateNotificationDto,
@@ -59,11 +60,14 @@ const BAD_TARGET = {
   },
 };
 
-/** Room for `holderIds` at its longest (1,000 ids) besides the other fields. */
+/**
+ * Room for `holderIds` at its longest (1,000 ids), or for the largest audience any route takes,
+ * besides the other fields.
+ */
 const TARGETED_BODY_LIMITS = {
-  maxBytes: 128 * 1024,
-  maxItems: MAX_TARGETED_HOLDERS,
-  maxValues: MAX_TARGETED_HOLDERS + 100,
+  maxBytes: AUDIENCE_BODY_LIMITS.maxBytes,
+  maxItems: Math.max(AUDIENCE_BODY_LIMITS.maxItems, MAX_TARGETED_HOLDERS),
+  maxValues: Math.max(AUDIENCE_BODY_LIMITS.maxValues, MAX_TARGETED_HOLDERS) + 100,
 };
 
 @ApiTags('Notifications')

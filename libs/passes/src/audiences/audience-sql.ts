@@ -230,7 +230,7 @@ class AudienceCompiler {
       case 'ne':
         return this.equals(alias, test.operand);
       case 'in':
-        return `(${test.operands.map((operand) => this.equals(alias, operand)).join(' OR ')})`;
+        return this.inList(alias, test.operands);
       case 'gt':
       case 'gte':
       case 'lt':
@@ -241,6 +241,26 @@ class AudienceCompiler {
       case 'contains':
         return `LOWER(${alias}.text_value) LIKE ${this.bind(likeContains(test.operand))} ESCAPE '!'`;
     }
+  }
+
+  /**
+   * One flat `IN (…)` per type of operand, not an `=` per operand joined by OR: SQLite refuses
+   * an expression nested deeper than 1,000, and a chain of 1,000 ORs is that deep.
+   */
+  private inList(alias: string, operands: readonly Scalar[]): string {
+    const numbers = operands.filter((each) => typeof each === 'number');
+    const texts = operands.filter((each) => typeof each === 'string');
+    const booleans = [...new Set(operands.filter((each) => typeof each === 'boolean'))];
+    const list = (values: readonly unknown[]) => values.map((each) => this.bind(each)).join(', ');
+    const tests: string[] = [];
+    if (numbers.length > 0) tests.push(`${alias}.number_value IN (${list(numbers)})`);
+    if (texts.length > 0) tests.push(`${alias}.text_value IN (${list(texts)})`);
+    if (booleans.length > 0) {
+      tests.push(
+        `(${alias}.value_type = 'b' AND ${alias}.text_value IN (${list(booleans.map(String))}))`,
+      );
+    }
+    return `(${tests.join(' OR ')})`;
   }
 
   private equals(alias: string, operand: Scalar): string {

@@ -11,6 +11,17 @@ export type AudienceJson = Record<string, unknown>;
 export const MAX_AUDIENCE_NODES = 100;
 export const MAX_AUDIENCE_DEPTH = 6;
 export const MAX_IN_VALUES = 1000;
+/**
+ * Values of every `in` list of one audience together: they are bound one parameter each, and
+ * SQLite binds at most 32,766 in a statement.
+ */
+export const MAX_AUDIENCE_VALUES = 5000;
+/**
+ * `contains` tests in one audience. Each reads every value of its key for the pass and lowers
+ * its text (no index can help a substring), so their number is what an audience's cost grows
+ * with: 99 of them over 10,000 holders took 1.2 s on SQLite, 10 take about a tenth of that.
+ */
+export const MAX_CONTAINS_TESTS = 10;
 /** A compared text is at most a face field value's length. */
 const MAX_OPERAND_TEXT = 2000;
 
@@ -70,7 +81,9 @@ const NODE_RULE = `must be an object with exactly one of ${NODE_KEYS.join(', ')}
  * a node that is not exactly one condition, an unknown operator, an operand of the wrong type,
  * a tag or attribute key out of its pattern, a face field the pass does not have (`fieldKeys`;
  * null: any key, for a segment saved before the pass lost a field, which then has no value),
- * more than 100 nodes or a depth over 6.
+ * more than 100 nodes or a depth over 6, more than {@link MAX_AUDIENCE_VALUES} `in` values or
+ * {@link MAX_CONTAINS_TESTS} `contains` tests. Every route that takes an audience reads it here,
+ * so an audience one of them takes, every other takes too.
  */
 export function readAudience(
   json: unknown,
@@ -81,6 +94,13 @@ export function readAudience(
   const condition = reader.node(json, at, 1);
   if (reader.nodes > MAX_AUDIENCE_NODES) {
     reader.problems[at] ??= `must have at most ${MAX_AUDIENCE_NODES} conditions`;
+  }
+  if (reader.values > MAX_AUDIENCE_VALUES) {
+    reader.problems[at] ??=
+      `must have at most ${MAX_AUDIENCE_VALUES} values in its in lists together`;
+  }
+  if (reader.containsTests > MAX_CONTAINS_TESTS) {
+    reader.problems[at] ??= `must have at most ${MAX_CONTAINS_TESTS} contains tests`;
   }
   if (Object.keys(reader.problems).length > 0) throw new InvalidInputError(reader.problems);
   return condition!;
@@ -102,6 +122,8 @@ export function namesStatus(condition: Condition): boolean {
 class AudienceReader {
   readonly problems: Record<string, string> = {};
   nodes = 0;
+  values = 0;
+  containsTests = 0;
 
   constructor(private readonly fieldKeys: readonly string[] | null) {}
 
@@ -223,6 +245,7 @@ class AudienceReader {
         if (!Array.isArray(operand) || operand.length === 0 || operand.length > MAX_IN_VALUES) {
           return this.problem(at, `must be an array of 1 to ${MAX_IN_VALUES} values`);
         }
+        this.values += operand.length;
         const bad = operand.findIndex((each) => !isScalar(each));
         return bad === -1
           ? { op, operands: operand as Scalar[] }
@@ -241,6 +264,7 @@ class AudienceReader {
           ? { op, operand }
           : this.problem(at, 'must be a boolean');
       case 'contains':
+        this.containsTests += 1;
         return typeof operand === 'string' && operand !== '' && operand.length <= MAX_OPERAND_TEXT
           ? { op, operand }
           : this.problem(at, `must be a text of 1 to ${MAX_OPERAND_TEXT} characters`);
@@ -264,3 +288,14 @@ const isScalar = (value: unknown): value is Scalar =>
   (typeof value === 'string' && value.length <= MAX_OPERAND_TEXT) ||
   isFiniteNumber(value) ||
   typeof value === 'boolean';
+
+/**
+ * Room a JSON body needs for the largest audience {@link readAudience} takes (one `in` list of
+ * {@link MAX_IN_VALUES}; every value and node), so that no route refuses at its door an
+ * audience another route takes. Each route adds its own fields to these.
+ */
+export const AUDIENCE_BODY_LIMITS = {
+  maxBytes: 1024 * 1024,
+  maxItems: MAX_IN_VALUES,
+  maxValues: MAX_AUDIENCE_VALUES + 4 * MAX_AUDIENCE_NODES,
+} as const;

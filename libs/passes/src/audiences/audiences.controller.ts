@@ -1,6 +1,7 @@
 import { CurrentPrincipal, CurrentWorkspace } from '@app/auth';
 import {
   Authenticated,
+  BodyLimits,
   ErrorBody,
   IdParam,
   mapPage,
@@ -20,6 +21,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { AUDIENCE_BODY_LIMITS } from './audience';
 import { AudiencesService } from './audiences.service';
 import {
   AudienceSizeResponse,
@@ -51,6 +53,7 @@ const NOT_FOUND = {
 @ApiTags('Audiences')
 @Controller('wallet-pass/:id/segments')
 @Authenticated()
+@BodyLimits(AUDIENCE_BODY_LIMITS)
 export class SegmentsController {
   constructor(private readonly segments: SegmentsService) {}
 
@@ -135,6 +138,7 @@ export class SegmentsController {
 @ApiTags('Audiences')
 @Controller('wallet-pass/:id/audience')
 @Authenticated()
+@BodyLimits(AUDIENCE_BODY_LIMITS)
 export class AudienceController {
   constructor(private readonly audiences: AudiencesService) {}
 

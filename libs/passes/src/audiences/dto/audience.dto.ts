@@ -15,7 +15,8 @@ export const AUDIENCE_DESCRIPTION =
   '"<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, ' +
   '`exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text ' +
   'that is a decimal number counts as that number), a text as text; a holder without the value ' +
-  'matches only `exists: false` and `ne`. At most 100 nodes, 6 levels.';
+  'matches only `exists: false` and `ne`. At most 100 nodes, 6 levels, 5,000 `in` values in ' +
+  'all and 10 `contains` tests.';
 
 export const AUDIENCE_EXAMPLE = {
   all: [

@@ -20,6 +20,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { AUDIENCE_BODY_LIMITS } from '@app/passes/audiences/audience';
 import { AUDIENCE_EXAMPLE } from '@app/passes/audiences/dto/audience.dto';
 import { MAX_BULK_HOLDER_IDS } from './bulk-changes';
 import {
@@ -31,12 +32,16 @@ import {
 import { HolderBulkChangesService } from './holder-bulk-changes.service';
 
 /**
- * JSON body limits: up to 1,000 holder ids (and an audience's `in` of as many values), each id
- * and every text possibly sent as `\uXXXX` escapes: 1,000 ids of 64 characters (≈ 390 KB
- * escaped) plus every face field value at length (≈ 170 KB) and 50 attributes of 255 (≈ 80
- * KB) stay under 1 MiB.
+ * JSON body limits: the largest audience any route takes, or up to 1,000 holder ids, each id and
+ * every text possibly sent as `\uXXXX` escapes: 1,000 ids of 64 characters (≈ 390 KB escaped)
+ * plus every face field value at length (≈ 170 KB) and 50 attributes of 255 (≈ 80 KB) stay
+ * under 1 MiB.
  */
-const BULK_BODY_LIMITS = { maxBytes: 1024 * 1024, maxItems: MAX_BULK_HOLDER_IDS, maxValues: 5000 };
+const BULK_BODY_LIMITS = {
+  maxBytes: Math.max(AUDIENCE_BODY_LIMITS.maxBytes, 1024 * 1024),
+  maxItems: Math.max(AUDIENCE_BODY_LIMITS.maxItems, MAX_BULK_HOLDER_IDS),
+  maxValues: AUDIENCE_BODY_LIMITS.maxValues + 1000,
+};
 
 /**
  * Changes of many holders at once (DESIGN.md §11): made here, worked through by the worker in
