@@ -112,12 +112,28 @@ export class NotificationShardWorker extends LeasedWorker<NotificationShard> {
         id: shard.notificationId,
         workspaceId: shard.workspaceId,
       }));
-    const pushed = await this.fanOut.push(notification, shard, async (cursor) => {
-      const held = await this.lease.checkpoint(shard.id, { fanoutCursor: cursor });
-      // The notification's lease too, for its worker: a shard may take longer than a lease.
-      await afterBatch?.();
-      return held;
-    });
+    let pushed = false;
+    const attempt = await this.attemptJob(
+      shard,
+      async () => {
+        pushed = await this.fanOut.push(notification, shard, async (cursor) => {
+          const held = await this.lease.checkpoint(shard.id, { fanoutCursor: cursor });
+          // The notification's lease too, for its worker: a shard may take longer than a lease.
+          await afterBatch?.();
+          return held;
+        });
+      },
+      async (_shard, reason) => {
+        this.logger.error(
+          { notificationId: notification.id, shard: shard.position, reason },
+          'Notification shard given up',
+        );
+        if (await this.lease.finish(shard.id, { state: 'failed' })) {
+          this.shardDone.emit(notification.id);
+        }
+      },
+    );
+    if (attempt !== 'worked') return shard;
     if (pushed && (await this.lease.finish(shard.id, { state: 'done' }))) {
       this.logger.log(
         { notificationId: notification.id, shard: shard.position, attempts: shard.attempts },

@@ -70,7 +70,12 @@ export class NotificationWorker extends LeasedWorker<Notification> {
   async tick(): Promise<number> {
     const delivered = await this.handle.drain(
       () => this.claimNext(),
-      (notification) => this.deliver(notification),
+      (notification) =>
+        this.attemptJob(
+          notification,
+          (claimed) => this.deliver(claimed),
+          (claimed, reason) => this.finish(claimed, 'Failed', reason),
+        ),
       NOTIFICATIONS_PER_TICK,
     );
     if (delivered === NOTIFICATIONS_PER_TICK) this.handle.requestAnother();

@@ -76,7 +76,7 @@ export class WalletAModule {
       table: 'wallet_a_push_job',
       key: 'id',
       expired: ({ cutoff }) => ({
-        where: "state IN ('done', 'superseded') AND finished_time < ?",
+        where: "state IN ('done', 'superseded', 'failed') AND finished_time < ?",
         parameters: [cutoff],
       }),
     });

@@ -205,6 +205,14 @@ export class Lease<T extends LeaseColumns> {
     return result.affected ?? 0;
   }
 
+  /**
+   * Keeps the row from every worker until `at`, then lets any claim it again: an attempt that
+   * failed waits out its back-off. False when this worker no longer holds the row.
+   */
+  retryAt(id: string, at: Date): Promise<boolean> {
+    return this.write(id, { leaseUntil: at, updatedTime: new Date() });
+  }
+
   /** Gives the row back for any worker to claim again (e.g. to retry later). */
   release(id: string, changes: QueryDeepPartialEntity<T>): Promise<boolean> {
     return this.write(id, {

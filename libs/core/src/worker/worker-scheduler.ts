@@ -9,7 +9,7 @@ import {
 } from '@nestjs/common';
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import type { EntityTarget, FindOptionsWhere } from 'typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Lease, newWorkerId, type LeaseColumns } from './lease';
 import { RedisWorkerKicks } from './worker-kicks';
@@ -115,7 +115,7 @@ export class WorkerHandle {
    */
   async drain<T>(
     claim: () => Promise<T | null>,
-    work: (item: T) => Promise<void>,
+    work: (item: T) => Promise<unknown>,
     limit: number,
   ): Promise<number> {
     let done = 0;
@@ -195,6 +195,11 @@ export class WorkerScheduler implements OnApplicationBootstrap, BeforeApplicatio
     });
   }
 
+  /** How long a claim holds a job (WORKER_LEASE_MS). */
+  get leaseMs(): number {
+    return this.config.worker.leaseMs;
+  }
+
   register(worker: PolledWorker): WorkerHandle {
     const handle = new WorkerHandle(worker, this.registry, new Logger(worker.name), (name) =>
       this.kicks?.announce(name),
@@ -237,6 +242,7 @@ export abstract class LeasedWorker<T extends LeaseColumns> implements PolledWork
   protected readonly logger: Logger;
   protected readonly lease: Lease<T>;
   protected readonly handle: WorkerHandle;
+  private readonly leaseMs: number;
 
   constructor(
     readonly name: string,
@@ -246,6 +252,7 @@ export abstract class LeasedWorker<T extends LeaseColumns> implements PolledWork
   ) {
     this.logger = new Logger(name);
     this.lease = scheduler.lease(entity, held);
+    this.leaseMs = scheduler.leaseMs;
     this.handle = scheduler.register(this);
   }
 
@@ -255,6 +262,55 @@ export abstract class LeasedWorker<T extends LeaseColumns> implements PolledWork
   }
 
   abstract tick(): Promise<unknown>;
+
+  /**
+   * Works on a claimed job so that a job that cannot be done ends rather than being claimed
+   * forever: an attempt that throws is retried after a back-off (2 s, doubling, at most one
+   * lease), and the attempt that throws on the job's {@link MOST_JOB_ATTEMPTS}th claim gives it
+   * up through `giveUp`, with a reason for its owner. Attempts count claims, so a worker killed
+   * mid-job costs one too; a back-off of 2 + 4 + … + 60 s outlasts a database restart. Errors
+   * while recording the outcome (the database is gone) fail the tick: the lease then runs out,
+   * and the next claim tries again. Returns how the attempt ended.
+   */
+  protected async attemptJob(
+    job: T,
+    work: (job: T) => Promise<void>,
+    giveUp: (job: T, reason: string) => Promise<void>,
+  ): Promise<'worked' | 'retrying' | 'given up'> {
+    try {
+      await work(job);
+      return 'worked';
+    } catch (error) {
+      const givingUp = job.attempts >= MOST_JOB_ATTEMPTS;
+      this.logger.error(
+        { err: error, jobId: job.id, attempts: job.attempts, givingUp },
+        `${this.name}: an attempt failed`,
+      );
+      if (givingUp) {
+        await giveUp(job, `Given up after ${job.attempts} failed attempts: ${failureOf(error)}`);
+        return 'given up';
+      }
+      const backOff = Math.min(this.leaseMs, RETRY_BASE_MS * 2 ** (job.attempts - 1));
+      await this.lease.retryAt(job.id, new Date(Date.now() + backOff));
+      return 'retrying';
+    }
+  }
+}
+
+/** Claims of a job after which an attempt that fails ends it: see {@link LeasedWorker.attemptJob}. */
+export const MOST_JOB_ATTEMPTS = 8;
+
+const RETRY_BASE_MS = 2000;
+
+/**
+ * What went wrong, in words a job's owner can read in its failure reason: never the SQL or a
+ * stack (those are in the log, with the job's id).
+ */
+export function failureOf(error: unknown): string {
+  if (error instanceof QueryFailedError) {
+    return 'the database could not run a statement the job needs (see the log for the job id)';
+  }
+  return 'an unexpected error (see the log for the job id)';
 }
 
 /** The scheduler, once for the whole application (it registers @nestjs/schedule's registry). */

@@ -7,6 +7,7 @@ import {
   type DeliveryOutcome,
 } from '../entities/notification-delivery.entity';
 import type { Notification } from '../entities/notification.entity';
+import { NotificationShard } from '../entities/notification-shard.entity';
 import { NotificationShardWorker } from '../notification-shard.worker';
 import { WalletAFanOut } from './wallet-a-fan-out';
 import type {
@@ -156,6 +157,13 @@ export class WalletANotificationChannel implements NotificationChannel {
 
     const unavailable = this.fanOut.unavailableReason();
     if (unavailable !== null) return { outcome: 'failed', sent, reason: unavailable };
+    const givenUp = await this.dataSource
+      .getRepository(NotificationShard)
+      .countBy({ notificationId: notification.id, state: 'failed' });
+    if (givenUp > 0) {
+      const reason = `${givenUp} of ${notification.shardCount ?? givenUp} parts of the fan-out were given up after repeated failures`;
+      return { outcome: sent > 0 ? 'success' : 'failed', sent, reason };
+    }
     if (failed > 0 && sent === 0) {
       return { outcome: 'failed', sent, reason: `APNs accepted none of ${failed} pushes` };
     }

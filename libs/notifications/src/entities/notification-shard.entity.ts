@@ -1,8 +1,11 @@
 import { Leased, WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
 
-/** `open` until every device of its range is pushed and recorded, then `done`. */
-export type ShardState = 'open' | 'done';
+/**
+ * `open` until every device of its range is pushed and recorded, then `done`; `failed` when its
+ * pushing kept failing and was given up (the devices it had not reached are not pushed).
+ */
+export type ShardState = 'open' | 'done' | 'failed';
 
 /**
  * One slice of a notification's WalletA fan-out: the recipients whose registration id is after

@@ -45,7 +45,12 @@ export class PassUpdateWorker extends LeasedWorker<PushJob> implements OnApplica
   tick(): Promise<number> {
     return this.handle.drain(
       () => this.claimNext(),
-      (job) => this.process(job),
+      (job) =>
+        this.attemptJob(
+          job,
+          (claimed) => this.process(claimed),
+          (claimed, reason) => this.giveUp(claimed, reason),
+        ),
       JOBS_PER_TICK,
     );
   }
@@ -141,6 +146,16 @@ export class PassUpdateWorker extends LeasedWorker<PushJob> implements OnApplica
       params,
     );
     return rows.map((row) => this.registrationRows.read(row));
+  }
+
+  /**
+   * Ends a job that cannot be done: its devices keep the version they have until the pass or
+   * holder changes again, which writes a new job. The reason is in the log (push jobs are not
+   * shown through the API).
+   */
+  private async giveUp(job: PushJob, reason: string): Promise<void> {
+    await this.lease.finish(job.id, { state: 'failed', finishedTime: new Date() });
+    this.logger.error({ jobId: job.id, passId: job.passId, reason }, 'Pass update given up');
   }
 
   /** Saves progress (and extends the lease) only while this worker still holds the job. */

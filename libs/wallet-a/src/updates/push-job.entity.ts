@@ -1,7 +1,7 @@
 import { PassJobRow } from '@app/passes';
 import { Column, Entity } from 'typeorm';
 
-export type PushJobState = 'pending' | 'processing' | 'done' | 'superseded';
+export type PushJobState = 'pending' | 'processing' | 'done' | 'superseded' | 'failed';
 
 /**
  * "Tell every device holding this pass (or these holders' copies of it) that it changed": written in the same transaction as

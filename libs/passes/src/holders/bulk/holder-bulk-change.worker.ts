@@ -16,10 +16,11 @@ import {
 const CHANGES_PER_TICK = 10;
 
 /**
- * Claims of one bulk change: a change that keeps failing (a bug, data no batch can write) is
- * given up after this many rather than retried every lease forever. A killed worker costs one.
+ * Claims of one bulk change: a change whose workers keep dying on it (out of memory, say), so
+ * that no attempt fails to give it up, ends after this many rather than being claimed every
+ * lease forever. A failing attempt ends it sooner: see `LeasedWorker.attemptJob`.
  */
-const MOST_ATTEMPTS = 10;
+const MOST_CLAIMS = 10;
 
 /** Thrown inside a batch's transaction when this worker no longer holds the change: roll back. */
 class LeaseLost extends Error {}
@@ -68,7 +69,12 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
   async tick(): Promise<number> {
     const worked = await this.handle.drain(
       () => this.claimNext(),
-      (change) => this.work(change),
+      (change) =>
+        this.attemptJob(
+          change,
+          (claimed) => this.work(claimed),
+          (claimed, reason) => this.giveUp(claimed, reason),
+        ),
       CHANGES_PER_TICK,
     );
     if (worked === CHANGES_PER_TICK) this.handle.requestAnother();
@@ -91,8 +97,8 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
     try {
       const pass = await this.livePass(change);
       if (pass === null) return;
-      if (change.attempts > MOST_ATTEMPTS) {
-        await this.end(change, pass, 'Failed', `Given up after ${MOST_ATTEMPTS} attempts`);
+      if (change.attempts > MOST_CLAIMS) {
+        await this.end(change, pass, 'Failed', `Given up after ${MOST_CLAIMS} claims`);
         return;
       }
       if (change.status === 'Pending') {
@@ -201,6 +207,14 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
       this.logger.debug({ bulkChangeId: change.id, ...progress }, 'Bulk change batch');
       return progress;
     });
+  }
+
+  /** Ends a change that cannot be done, announcing what its committed batches changed. */
+  private async giveUp(change: HolderBulkChange, reason: string): Promise<void> {
+    const pass = await this.dataSource
+      .getRepository(Pass)
+      .findOneBy({ id: change.passId, workspaceId: change.workspaceId });
+    await this.end(change, pass?.deletedTime === null ? pass : null, 'Failed', reason);
   }
 
   /** The change's pass, or null (the change is then Failed) when it was deleted. */
