@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { SchemaMigrator } from './schema-migrator';
+import { CostlyReads } from './costly-reads';
 
 /** The TypeORM connection (entities registered by each module's `forFeature`) and migrations. */
 @Module({})
@@ -10,6 +11,7 @@ export class DatabaseModule {
   static forRoot(): DynamicModule {
     return {
       module: DatabaseModule,
+      global: true,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [APP_CONFIG],
@@ -22,7 +24,8 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [SchemaMigrator],
+      providers: [SchemaMigrator, CostlyReads],
+      exports: [CostlyReads],
     };
   }
 }

@@ -10,7 +10,7 @@ describe('SQLite connection gate', () => {
 
   beforeAll(async () => {
     dataSource = new DataSource({
-      ...dataSourceOptions({ type: 'sqlite', path, migrateOnStart: false }, []),
+      ...dataSourceOptions({ type: 'sqlite', path, migrateOnStart: false, queryMs: 4000 }, []),
       migrations: [],
     });
     await dataSource.initialize();

@@ -86,12 +86,10 @@ describe('WalletAFanOut.cut', () => {
 
   beforeAll(async () => {
     dataSource = new DataSource(
-      dataSourceOptions({ type: 'sqlite', path: ':memory:', migrateOnStart: false }, [
-        Notification,
-        NotificationDelivery,
-        NotificationShard,
-        Registration,
-      ]),
+      dataSourceOptions(
+        { type: 'sqlite', path: ':memory:', migrateOnStart: false, queryMs: 4000 },
+        [Notification, NotificationDelivery, NotificationShard, Registration],
+      ),
     );
     await dataSource.initialize();
     await dataSource.runMigrations();

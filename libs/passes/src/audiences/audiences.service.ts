@@ -1,4 +1,10 @@
-import { InvalidInputError, NotFoundError, sqlDialect, type SqlDialect } from '@app/core';
+import {
+  InvalidInputError,
+  NotFoundError,
+  CostlyReads,
+  sqlDialect,
+  type SqlDialect,
+} from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, Repository } from 'typeorm';
@@ -45,6 +51,7 @@ export class AudiencesService {
     private readonly dataSource: DataSource,
     @InjectRepository(Segment) private readonly segments: Repository<Segment>,
     private readonly passes: PassesService,
+    private readonly reads: CostlyReads,
   ) {
     this.dialect = sqlDialect(dataSource);
   }
@@ -122,6 +129,7 @@ export class AudiencesService {
   /**
    * What a notification to the audience would reach now: the holders it matches, and the WalletA
    * devices and WalletB objects of those that are Active (a Voided holder is reached by nothing).
+   * Counted off the event loop on SQLite, so that a costly count holds up no other request.
    */
   async size(workspaceId: string, pass: Pass, condition: Condition): Promise<AudienceSizeResponse> {
     const { sql, params } = audienceSizeQuery(
@@ -130,13 +138,11 @@ export class AudiencesService {
       audiencePass(pass),
       this.dialect,
     );
-    const [row] = await this.dataSource.query<
-      {
-        holders: number | string;
-        devices: number | string | null;
-        objects: number | string | null;
-      }[]
-    >(sql, params);
+    const [row] = await this.reads.query<{
+      holders: number | string;
+      devices: number | string | null;
+      objects: number | string | null;
+    }>(sql, params);
     return {
       holders: Number(row.holders),
       walletADevices: Number(row.devices ?? 0),

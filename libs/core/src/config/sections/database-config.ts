@@ -1,7 +1,13 @@
 import type { EnvReader } from '../env-reader';
 
 export type DatabaseConfig =
-  | { type: 'sqlite'; path: string; migrateOnStart: boolean }
+  | {
+      type: 'sqlite';
+      path: string;
+      migrateOnStart: boolean;
+      /** The deadline of a costly read run off the event loop (see costly-reads.ts). */
+      queryMs: number;
+    }
   | {
       type: 'mysql';
       url: string;
@@ -23,6 +29,7 @@ export function readDatabaseConfig(read: EnvReader): DatabaseConfig {
       type: 'sqlite',
       path: read.string('DB_PATH', './data/wallet.sqlite'),
       migrateOnStart,
+      queryMs: read.int('DB_QUERY_TIMEOUT_MS', 4000, 100, 3_600_000),
     };
   }
   const url = read.url('DB_URL', undefined, ['mysql:', 'mariadb:']);
