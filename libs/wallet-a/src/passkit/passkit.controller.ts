@@ -137,7 +137,10 @@ export class PassKitController {
       authorization,
       { clientIp: clientIpOf(request) },
     );
-    sendPackage(request, response, pkpass, `${params.serialNumber}.pkpass`);
+    sendPackage(request, response, pkpass, {
+      fileName: `${params.serialNumber}.pkpass`,
+      caching: 'device',
+    });
     // A device's GET (not a HEAD) that ends with the version on the phone confirms it.
     if (request.method === 'GET' && (response.statusCode === 200 || response.statusCode === 304)) {
       delivered();
