@@ -37,8 +37,17 @@ class PassParams {
   @Matches(ID_PATTERN) @MaxLength(64) serialNumber!: string;
 }
 
+/**
+ * APNs device tokens are hex (32 bytes today; Apple warns they may grow), and one is put in the
+ * path of every push to the device: anything else is refused here rather than stored. At most
+ * what the registration's column holds.
+ */
+const PUSH_TOKEN = /^[0-9A-Fa-f]{1,255}$/;
+
 class PushTokenBody {
-  @IsString() @MaxLength(255) pushToken!: string;
+  @IsString()
+  @Matches(PUSH_TOKEN, { message: 'must be 1 to 255 hexadecimal digits' })
+  pushToken!: string;
 }
 
 class UpdatedQuery {
