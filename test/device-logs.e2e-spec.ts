@@ -1,4 +1,5 @@
 import { newId } from '@app/core';
+import { DeviceLogVerified1764140000000 } from '@app/core/database/migrations/1764140000000-device-log-verified';
 import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -8,6 +9,8 @@ import { bearer, type TestApp } from './support/test-app';
 import type { OwnerSession } from './support/session';
 import { TEST_DB } from './support/test-database';
 import {
+  deviceToken,
+  packageAuthToken,
   PASS_TYPE_ID,
   publishedPassWithDevices,
   startWalletAApp,
@@ -21,6 +24,7 @@ interface DeviceLogBody {
   lastTime: string;
   serialNumber: string;
   holderId: string | null;
+  verified: boolean;
 }
 
 interface DeviceLogPageBody {
@@ -87,6 +91,10 @@ describe(`Device logs (${TEST_DB})`, () => {
           .query<{ n: number | string }[]>('SELECT COUNT(*) AS n FROM wallet_a_device_log')
       )[0].n,
     );
+  const storedLogs = (passId: string) =>
+    testApp.app
+      .get(DataSource)
+      .query<{ id: string }[]>('SELECT id FROM wallet_a_device_log WHERE pass_id = ?', [passId]);
   const newPass = async () => (await publishedPassWithDevices(owner, 0)).pass;
   const newHolder = async (passId: string, externalId: string) =>
     (
@@ -95,7 +103,7 @@ describe(`Device logs (${TEST_DB})`, () => {
         .set(owner.auth)
         .send({ externalId })
         .expect(201)
-    ).body as { id: string; serialNumber: string };
+    ).body as { id: string; serialNumber: string; downloadUrl: string };
 
   it('keeps a message naming the pass, without the device time, and lists it', async () => {
     const pass = await newPass();
@@ -114,6 +122,8 @@ describe(`Device logs (${TEST_DB})`, () => {
           lastTime: expect.any(String),
           serialNumber: pass.id,
           holderId: null,
+          // Nothing ties this address to a device that holds the pass.
+          verified: false,
         },
       ],
       cursor: null,
@@ -337,6 +347,119 @@ describe(`Device logs (${TEST_DB})`, () => {
         context,
       });
     }
+  });
+
+  describe('verified', () => {
+    const passUrl = (serial: string) => `/passkit/v1/passes/${PASS_TYPE_ID}/${serial}`;
+    const fetchPass = (serial: string, token: string, clientIp: string) =>
+      request(testApp.server)
+        .get(passUrl(serial))
+        .set('Authorization', `ApplePass ${token}`)
+        .set('X-Forwarded-For', clientIp);
+    const register = (serial: string, token: string, clientIp: string) =>
+      request(testApp.server)
+        .post(`/passkit/v1/devices/lib-${newId()}/registrations/${PASS_TYPE_ID}/${serial}`)
+        .set('Authorization', `ApplePass ${token}`)
+        .set('X-Forwarded-For', clientIp)
+        .send({ pushToken: deviceToken(++address) });
+    const summary = (items: DeviceLogBody[]) =>
+      items
+        .map(({ serialNumber, message, verified, count }) => ({
+          serialNumber,
+          message,
+          verified,
+          count,
+        }))
+        .sort((a, b) =>
+          `${a.serialNumber} ${a.message} ${a.verified}`.localeCompare(
+            `${b.serialNumber} ${b.message} ${b.verified}`,
+          ),
+        );
+
+    it("marks what an address posts after sending that serial number's token, and nothing else", async () => {
+      const { pass, authToken } = await publishedPassWithDevices(owner, 0);
+      const alice = await newHolder(pass.id, 'alice');
+      const bob = await newHolder(pass.id, 'bob');
+      const aliceToken = await packageAuthToken(
+        testApp.server,
+        `${new URL(alice.downloadUrl).pathname}/pass.pkpass`,
+      );
+      const [phone, alicesPhone, stranger, guesser] = [nextIp(), nextIp(), nextIp(), nextIp()];
+      // A phone fetches the shared pass; Alice's registers her copy; a guesser's token for
+      // Bob's copy is refused, which ties it to nothing.
+      await fetchPass(pass.id, authToken, phone).expect(200);
+      await register(alice.serialNumber, aliceToken, alicesPhone).expect(201);
+      await fetchPass(bob.serialNumber, aliceToken, guesser).expect(401);
+
+      const shared = walletLine(pass.id, 'The request timed out');
+      const [alices, bobs] = [walletLine(alice.serialNumber), walletLine(bob.serialNumber)];
+      await postLogs([shared, alices, bobs], phone);
+      await postLogs([alices, bobs], alicesPhone);
+      await postLogs([shared], stranger);
+      await postLogs([bobs], guesser);
+
+      // The same message from a device and from anyone else: two entries, each counted apart.
+      expect(summary(await listed(pass.id))).toEqual(
+        summary([
+          { serialNumber: pass.id, message: kept(shared), verified: true, count: 1 },
+          { serialNumber: pass.id, message: kept(shared), verified: false, count: 1 },
+          { serialNumber: alice.serialNumber, message: kept(alices), verified: true, count: 1 },
+          { serialNumber: alice.serialNumber, message: kept(alices), verified: false, count: 1 },
+          { serialNumber: bob.serialNumber, message: kept(bobs), verified: false, count: 3 },
+        ] as DeviceLogBody[]),
+      );
+
+      // Posted again by the device: its own entry counts it, the stranger's does not move.
+      await postLogs([shared], phone);
+      const again = await listed(pass.id);
+      expect(
+        again
+          .filter((entry) => entry.serialNumber === pass.id)
+          .map(({ verified, count }) => ({ verified, count })),
+      ).toEqual([
+        { verified: true, count: 2 },
+        { verified: false, count: 1 },
+      ]);
+    });
+
+    it('reads entries kept before it as unverified; undone, a message keeps one entry', async () => {
+      const { pass, authToken } = await publishedPassWithDevices(owner, 0);
+      const [phone, stranger] = [nextIp(), nextIp()];
+      await fetchPass(pass.id, authToken, phone).expect(200);
+      const line = walletLine(pass.id);
+      await postLogs([line], phone);
+      await postLogs([line, walletLine(pass.id, 'Stranger text')], stranger);
+      expect(await storedLogs(pass.id)).toHaveLength(3);
+
+      const migration = new DeviceLogVerified1764140000000();
+      const runner = testApp.app.get(DataSource).createQueryRunner();
+      try {
+        await migration.down(runner);
+        expect(await storedLogs(pass.id)).toHaveLength(2);
+        await migration.up(runner);
+      } finally {
+        await runner.release();
+      }
+      expect(summary(await listed(pass.id))).toEqual(
+        summary([
+          { serialNumber: pass.id, message: kept(line), verified: false, count: 1 },
+          {
+            serialNumber: pass.id,
+            message: kept(walletLine(pass.id, 'Stranger text')),
+            verified: false,
+            count: 1,
+          },
+        ] as DeviceLogBody[]),
+      );
+      // The key has the column again: the device's next post is an entry of its own.
+      await postLogs([line], phone);
+      expect((await listed(pass.id)).filter((entry) => entry.message === kept(line))).toMatchObject(
+        [
+          { verified: true, count: 1 },
+          { verified: false, count: 1 },
+        ],
+      );
+    });
   });
 
   describe('HEAD on the web service pass', () => {

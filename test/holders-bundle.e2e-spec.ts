@@ -186,14 +186,18 @@ describe('Bundles of holders: many passes, one tap (DESIGN §12)', () => {
       const own = await download(`${holder.downloadUrl}/pass.pkpass`).expect(200);
       expect(sha1(entries[index].content)).toBe(sha1(own.body as Buffer));
     }
-    // Validators as for a single package.
-    const etag = String(response.headers.etag);
-    expect(etag).toBe(
-      `"${createHash('sha1')
-        .update(response.body as Buffer)
-        .digest('hex')}"`,
-    );
-    await http().get(path(made.walletAUrl)).set('If-None-Match', etag).expect(304);
+    // Several people's passes: kept by no cache, so without validators, and always whole.
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    expect(response.headers.etag).toBeUndefined();
+    expect(response.headers['last-modified']).toBeUndefined();
+    const etag = `"${createHash('sha1')
+      .update(response.body as Buffer)
+      .digest('hex')}"`;
+    await download(made.walletAUrl)
+      .set('If-None-Match', etag)
+      .set('If-Modified-Since', new Date(Date.now() + 60_000).toUTCString())
+      .expect(200)
+      .expect('cache-control', 'private, no-store');
   });
 
   it('saves every object with one WalletB link, grouped in the order given', async () => {
@@ -245,7 +249,9 @@ describe('Bundles of holders: many passes, one tap (DESIGN §12)', () => {
     const page = await http()
       .get(path(made.pageUrl))
       .expect(200)
-      .expect('content-type', 'text/html; charset=utf-8');
+      .expect('content-type', 'text/html; charset=utf-8')
+      // Names and barcodes: for this browser only, and not kept even there.
+      .expect('cache-control', 'private, no-store');
     const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)?.[1] ?? '';
     const hash = createHash('sha256').update(style, 'utf8').digest('base64');
     expect(page.headers['content-security-policy']).toBe(

@@ -220,6 +220,48 @@ describe('Personal passes on WalletA', () => {
     expect(openPackage(shared.body as Buffer, caPem()).passJson.serialNumber).toBe(pass.id);
   });
 
+  it("keeps a holder's page and package out of every cache; Wallet's download revalidates", async () => {
+    // Alice's name and barcode: for her browser only, and not kept even there.
+    const page = await http().get(path(alice.downloadUrl)).expect(200);
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    const own = await http()
+      .get(`${path(alice.downloadUrl)}/pass.pkpass`)
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    expect(own.headers['cache-control']).toBe('private, no-store');
+    expect(own.headers.etag).toBeUndefined();
+    expect(own.headers['last-modified']).toBeUndefined();
+    // Nothing to revalidate: always answered whole.
+    await http()
+      .get(`${path(alice.downloadUrl)}/pass.pkpass`)
+      .set('If-Modified-Since', new Date(Date.now() + 60_000).toUTCString())
+      .expect(200);
+
+    // The web service's download of her copy keeps Apple's validators and its 304s, for her
+    // device only.
+    const fetched = await latest(alice.serialNumber, tokens.alice).expect(200);
+    expect(fetched.headers['cache-control']).toBe('private, no-cache');
+    expect(fetched.headers.etag).toBeDefined();
+    await latest(alice.serialNumber, tokens.alice)
+      .set('If-Modified-Since', String(fetched.headers['last-modified']))
+      .expect(304)
+      .expect('cache-control', 'private, no-cache');
+    await latest(alice.serialNumber, tokens.alice)
+      .set('If-None-Match', String(fetched.headers.etag))
+      .expect(304);
+
+    // The shared pass is the same for everyone: any cache may keep it and asks again.
+    const sharedPage = await http().get(`/p/${pass.slug}`).expect(200);
+    expect(sharedPage.headers['cache-control']).toBe('no-cache');
+    const shared = await http().get(`/p/${pass.slug}/pass.pkpass`).expect(200);
+    expect(shared.headers['cache-control']).toBe('no-cache');
+    await http()
+      .get(`/p/${pass.slug}/pass.pkpass`)
+      .set('If-None-Match', String(shared.headers.etag))
+      .expect(304);
+  });
+
   it("registers devices for a holder's copy and moves the holder's and the pass's counters", async () => {
     await register(devices.shared.library, pass.id, passToken, devices.shared.token).expect(201);
     await register(

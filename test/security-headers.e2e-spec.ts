@@ -1,3 +1,4 @@
+import { PassesService } from '@app/passes';
 import express from 'express';
 import helmet from 'helmet';
 import { createHash } from 'node:crypto';
@@ -77,6 +78,67 @@ describe('Security headers', () => {
     expect(response.headers['content-security-policy']).toBe(
       "default-src 'none';base-uri 'none';form-action 'none';frame-ancestors 'none'",
     );
+  });
+
+  describe('Cache-Control on authenticated routes', () => {
+    let apiKey: Record<string, string>;
+
+    beforeAll(async () => {
+      apiKey = { 'api-key': (await owner.createApiKey()).key };
+    });
+
+    it.each([
+      ['a bearer token', () => owner.auth],
+      ['an api-key header, which shared caches do not take for a credential', () => apiKey],
+    ])('is no-store on every answer to a request with %s', async (_label, auth) => {
+      const answers = [
+        await http().get('/v1/me').set(auth()).expect(200),
+        await http().get('/v1/wallet-pass').set(auth()).expect(200),
+        await http().get(`/v1/wallet-pass/${slug}`).set(auth()).expect(404),
+        await http().get('/v1/wallet-pass/bad%20id').set(auth()).expect(400),
+        await http().get('/v1/me').set(auth()).set('x-workspace-id', 'nope').expect(403),
+        await http().post('/v1/wallet-pass').set(auth()).send({}).expect(400),
+      ];
+      for (const answer of answers) {
+        expect({ status: answer.status, cacheControl: answer.headers['cache-control'] }).toEqual({
+          status: answer.status,
+          cacheControl: 'no-store',
+        });
+      }
+    });
+
+    it('is no-store on a server error', async () => {
+      const list = jest
+        .spyOn(testApp.app.get(PassesService), 'list')
+        .mockRejectedValueOnce(new Error('boom'));
+      try {
+        const answer = await http().get('/v1/wallet-pass').set(apiKey).expect(500);
+        expect(answer.headers['cache-control']).toBe('no-store');
+      } finally {
+        list.mockRestore();
+      }
+    });
+
+    it('is no-store on refused credentials too', async () => {
+      const refusals = [
+        await http().get('/v1/wallet-pass').expect(401),
+        await http().get('/v1/wallet-pass').set('api-key', 'not-a-key').expect(403),
+        await http().get('/v1/wallet-pass').set('Authorization', 'Bearer nope').expect(401),
+      ];
+      for (const answer of refusals) expect(answer.headers['cache-control']).toBe('no-store');
+    });
+
+    it.each([
+      ['health', '/health', 200],
+      ['the OpenAPI JSON', '/docs-json', 200],
+      ['the PassKit web service', '/passkit/v1/passes/pass.x/no-such-pass', 401],
+      ['an unknown route', '/v1/no-such-route', 404],
+    ])('leaves %s as it was, credentials or not', async (_label, route, status) => {
+      for (const auth of [{}, owner.auth, apiKey]) {
+        const response = await http().get(route).set(auth).expect(status);
+        expect(response.headers['cache-control']).toBeUndefined();
+      }
+    });
   });
 
   it("sends helmet's own headers byte for byte, in helmet's order (kept from start)", async () => {

@@ -776,7 +776,7 @@ export interface paths {
     };
     /**
      * What WalletA devices reported about a pass, most recently seen first
-     * @description The messages Wallet on devices posted to the PassKit web service's log naming the pass's serial number or one of its holders': a repeated message is one entry with a `count`. At most `PASSKIT_DEVICE_LOGS_PER_PASS` (200) entries per pass (the least recently seen go), kept `RETENTION_DAYS` after they were last seen. Keyset pages: pass the `cursor` of a page to get the next.
+     * @description The messages Wallet on devices posted to the PassKit web service's log naming the pass's serial number or one of its holders': a repeated message is one entry with a `count`. Apple's log route takes no credentials: `verified` sets the messages posted from an address that had just sent the serial number's token apart from the others, which anyone who knows the serial number can post. At most `PASSKIT_DEVICE_LOGS_PER_PASS` (200) entries per pass (the least recently seen go), kept `RETENTION_DAYS` after they were last seen. Keyset pages: pass the `cursor` of a page to get the next.
      */
     get: operations['DeviceLogsController_list'];
     put?: never;
@@ -2939,6 +2939,11 @@ export interface components {
        * @example 019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b
        */
       holderId: string | null;
+      /**
+       * @description True: posted from a client address that had sent this serial number's authentication token to the web service (registering a device, or fetching the pass) shortly before: within the hour, at most two. False: nothing ties it to a device holding the pass; Apple's log route takes no credentials, so anyone who knows the serial number can post such a message. A shared pass's token is in its public package, so for the shared pass true shows only that the sender had the pass. The same message posted both ways is two entries.
+       * @example true
+       */
+      verified: boolean;
     };
     DeviceLogPage: {
       items: components['schemas']['DeviceLogResponse'][];

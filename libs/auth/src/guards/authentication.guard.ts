@@ -12,6 +12,7 @@ import {
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, type IAuthModuleOptions } from '@nestjs/passport';
+import type { Response } from 'express';
 import { API_KEY_HEADER, API_KEY_STRATEGY } from './api-key.strategy';
 import { JWT_STRATEGY } from './jwt.strategy';
 
@@ -54,6 +55,9 @@ class ApiKeyGuard extends AuthGuard(API_KEY_STRATEGY) {
  * declares nothing is treated as authenticated. A request carries an `api-key` header or a
  * bearer token: none is a 401, a bad key a 403 (spec, Authentication).
  *
+ * Every answer of an authenticated route is `Cache-Control: no-store`, so no cache keeps what
+ * one caller was shown.
+ *
  * Refused credentials are counted per client IP here, because the per-caller rate limit runs
  * after this guard and never sees them. Once an IP is over AUTH_FAILURES_PER_IP in its window,
  * its credentials are refused with 429 before they are looked at. A request without any
@@ -76,6 +80,11 @@ export class AuthenticationGuard implements CanActivate {
       context.getClass(),
     ]) ?? { kind: 'authenticated' };
     if (policy.kind === 'public') return true;
+
+    // A shared cache treats an answer to a request with `Authorization` as private (RFC 9111
+    // §3.5), but not one to a request with an `api-key` header. Set before the credentials are
+    // checked, so refusals and errors carry it too; a route that sets its own replaces it.
+    context.switchToHttp().getResponse<Response>().setHeader('Cache-Control', 'no-store');
 
     const request = context.switchToHttp().getRequest<AppRequest>();
     if (

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /**
  * A message Wallet on a device posted to the PassKit web service's `/log`, kept under the pass
  * (and holder) whose serial number it names. The same message for the same serial number is
- * one row, counted.
+ * one row, counted, or two: the posts tied to a device and the others.
  */
 @Entity({ name: 'wallet_a_device_log' })
 export class DeviceLog {
@@ -28,9 +28,16 @@ export class DeviceLog {
   @Column({ type: 'text' })
   message!: string;
 
-  /** SHA-256 (hex) of `message`: with pass and serial number, the row's unique key. */
+  /** SHA-256 (hex) of `message`: with pass, serial number and `verified`, the row's key. */
   @Column({ name: 'message_hash', type: 'varchar', length: 64 })
   messageHash!: string;
+
+  /**
+   * Posted from an address that had just sent the serial number's token to the web service
+   * (`AuthenticatedDevices`); false: by anyone who knows the serial number.
+   */
+  @Column({ type: 'boolean', default: false })
+  verified!: boolean;
 
   /** How many times it was posted. */
   @Column({ type: 'int', default: 0 })

@@ -24,8 +24,11 @@ export class DeviceLogsController {
     description:
       "The messages Wallet on devices posted to the PassKit web service's log naming the " +
       "pass's serial number or one of its holders': a repeated message is one entry with a " +
-      '`count`. At most `PASSKIT_DEVICE_LOGS_PER_PASS` (200) entries per pass (the least ' +
-      'recently seen go), kept `RETENTION_DAYS` after they were last seen. Keyset pages: pass ' +
+      "`count`. Apple's log route takes no credentials: `verified` sets the messages posted " +
+      "from an address that had just sent the serial number's token apart from the others, " +
+      'which anyone who knows the serial number can post. At most ' +
+      '`PASSKIT_DEVICE_LOGS_PER_PASS` (200) entries per pass (the least recently seen go), ' +
+      'kept `RETENTION_DAYS` after they were last seen. Keyset pages: pass ' +
       'the `cursor` of a page to get the next.',
   })
   @ApiOkResponse({ type: DeviceLogPage })

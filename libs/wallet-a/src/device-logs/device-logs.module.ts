@@ -2,6 +2,7 @@ import { RateLimitModule, RetentionWorker } from '@app/core';
 import { PassesModule } from '@app/passes';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthenticatedDevices } from './authenticated-devices';
 import { DeviceLog } from './device-log.entity';
 import { DeviceLogsController } from './device-logs.controller';
 import { DeviceLogsService } from './device-logs.service';
@@ -13,8 +14,8 @@ import { DeviceLogsService } from './device-logs.service';
 @Module({
   imports: [TypeOrmModule.forFeature([DeviceLog]), PassesModule, RateLimitModule],
   controllers: [DeviceLogsController],
-  providers: [DeviceLogsService],
-  exports: [DeviceLogsService],
+  providers: [DeviceLogsService, AuthenticatedDevices],
+  exports: [DeviceLogsService, AuthenticatedDevices],
 })
 export class DeviceLogsModule {
   constructor(retention: RetentionWorker) {

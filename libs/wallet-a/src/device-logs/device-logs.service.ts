@@ -13,6 +13,7 @@ import { PassesService } from '@app/passes';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { AuthenticatedDevices } from './authenticated-devices';
 import { DeviceLog } from './device-log.entity';
 import {
   deviceLogMessage,
@@ -41,11 +42,15 @@ interface Posted {
   message: string;
   hash: string;
   count: number;
+  /** Posted from an address that just authenticated for the serial number. */
+  verified: boolean;
 }
 
 /**
  * What Wallet on devices posts to the PassKit web service's `/log` (DESIGN.md §10), kept per
- * pass by the serial number each message names, and read back by the pass's workspace.
+ * pass by the serial number each message names, and read back by the pass's workspace. The
+ * route is anonymous: a message is `verified` only when its address had just authenticated for
+ * that serial number (`AuthenticatedDevices`).
  */
 @Injectable()
 export class DeviceLogsService {
@@ -58,6 +63,7 @@ export class DeviceLogsService {
     private readonly passes: PassesService,
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly devices: AuthenticatedDevices,
   ) {
     this.rows = new EntityRows(dataSource, DeviceLog, 'd');
   }
@@ -114,19 +120,30 @@ export class DeviceLogsService {
     const candidates = messages.map(serialCandidates);
     const owners = await this.owners([...new Set(candidates.flat())]);
     if (owners.size === 0) return;
+    // The first serial number found takes the message.
+    const named = candidates.map((serials) =>
+      serials.map((serial) => owners.get(serial)).find((found) => found !== undefined),
+    );
+    const verified = new Map<string, boolean>();
+    for (const owner of named) {
+      if (owner === undefined || verified.has(owner.serialNumber)) continue;
+      verified.set(owner.serialNumber, await this.devices.wasSeen(clientIp, owner.serialNumber));
+    }
 
     // The same message twice in one post is one entry counted twice.
     const posted = new Map<string, Posted>();
     messages.forEach((message, index) => {
-      const owner = candidates[index]
-        .map((serial) => owners.get(serial))
-        .find((found) => found !== undefined);
+      const owner = named[index];
       if (owner === undefined) return;
       const hash = messageHash(message);
       const key = `${owner.passId} ${owner.serialNumber} ${hash}`;
       const seen = posted.get(key);
-      if (seen === undefined) posted.set(key, { owner, message, hash, count: 1 });
-      else seen.count += 1;
+      if (seen !== undefined) {
+        seen.count += 1;
+        return;
+      }
+      const fromDevice = verified.get(owner.serialNumber) === true;
+      posted.set(key, { owner, message, hash, count: 1, verified: fromDevice });
     });
 
     const now = new Date();
@@ -176,11 +193,17 @@ export class DeviceLogsService {
       .createQueryBuilder()
       .update()
       .set({ count: () => `count + ${entry.count}`, lastTime: now })
-      .where('pass_id = :passId AND serial_number = :serialNumber AND message_hash = :hash', {
-        passId: entry.owner.passId,
-        serialNumber: entry.owner.serialNumber,
-        hash: entry.hash,
-      })
+      .where(
+        'pass_id = :passId AND serial_number = :serialNumber AND message_hash = :hash ' +
+          'AND verified = :verified',
+        {
+          passId: entry.owner.passId,
+          serialNumber: entry.owner.serialNumber,
+          hash: entry.hash,
+          // As stored: SQLite binds no booleans.
+          verified: entry.verified ? 1 : 0,
+        },
+      )
       .execute();
     return (result.affected ?? 0) > 0;
   }
@@ -208,7 +231,7 @@ export class DeviceLogsService {
     const { owner } = entry;
     const { sql, parameters } = dialect.insertAdding(
       TABLE,
-      ['pass_id', 'serial_number', 'message_hash'],
+      ['pass_id', 'serial_number', 'message_hash', 'verified'],
       {
         id: newId(),
         workspace_id: owner.workspaceId,
@@ -217,6 +240,7 @@ export class DeviceLogsService {
         serial_number: owner.serialNumber,
         message: entry.message,
         message_hash: entry.hash,
+        verified: entry.verified ? 1 : 0,
         count: entry.count,
         first_time: dialect.writeDate(now),
         last_time: dialect.writeDate(now),

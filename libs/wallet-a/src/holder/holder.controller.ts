@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import type { Request, Response } from 'express';
 import { HolderService } from './holder.service';
-import { PKPASSES_CONTENT_TYPE, sendPackage } from './send-package';
+import { PERSONAL_CACHE_CONTROL, PKPASSES_CONTENT_TYPE, sendPackage } from './send-package';
 
 class SlugParam {
   @Matches(/^[A-Za-z0-9_-]{3,64}$/) slug!: string;
@@ -74,7 +74,7 @@ export class HolderController {
     @Res() response: Response,
   ): Promise<void> {
     const pkpass = await this.holder.package(slug);
-    sendPackage(request, response, pkpass, `${slug}.pkpass`);
+    sendPackage(request, response, pkpass, { fileName: `${slug}.pkpass`, caching: 'shared' });
   }
 
   /** The pass's logo and strip files the page shows (`<img>` from its own origin). */
@@ -90,7 +90,7 @@ export class HolderController {
 
   @Get(':slug/h/:holderToken')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-cache')
+  @Header('Cache-Control', PERSONAL_CACHE_CONTROL)
   @Header('Vary', 'Accept-Language')
   async holderPage(
     @Param() { slug, holderToken }: HolderParams,
@@ -123,13 +123,13 @@ export class HolderController {
     @Res() response: Response,
   ): Promise<void> {
     const pkpass = await this.holder.holderPackage(slug, holderToken);
-    sendPackage(request, response, pkpass, `${slug}.pkpass`);
+    sendPackage(request, response, pkpass, { fileName: `${slug}.pkpass`, caching: 'personal' });
   }
 
   /** A bundle's page (`pageUrl`): its holders' passes, with buttons that add them all. */
   @Get(':slug/b/:bundleToken')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-cache')
+  @Header('Cache-Control', PERSONAL_CACHE_CONTROL)
   @Header('Vary', 'Accept-Language')
   async bundlePage(
     @Param() { slug, bundleToken }: BundleParams,
@@ -149,7 +149,11 @@ export class HolderController {
     @Res() response: Response,
   ): Promise<void> {
     const bundle = await this.holder.bundlePackage(slug, bundleToken);
-    sendPackage(request, response, bundle, `${slug}.pkpasses`, PKPASSES_CONTENT_TYPE);
+    sendPackage(request, response, bundle, {
+      fileName: `${slug}.pkpasses`,
+      caching: 'personal',
+      contentType: PKPASSES_CONTENT_TYPE,
+    });
   }
 
   /** A bundle's `googleSaveUrl`: a redirect to its grouped save link, signed at each visit. */

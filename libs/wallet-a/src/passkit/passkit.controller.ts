@@ -37,8 +37,17 @@ class PassParams {
   @Matches(ID_PATTERN) @MaxLength(64) serialNumber!: string;
 }
 
+/**
+ * APNs device tokens are hex (32 bytes today; Apple warns they may grow), and one is put in the
+ * path of every push to the device: anything else is refused here rather than stored. At most
+ * what the registration's column holds.
+ */
+const PUSH_TOKEN = /^[0-9A-Fa-f]{1,255}$/;
+
 class PushTokenBody {
-  @IsString() @MaxLength(255) pushToken!: string;
+  @IsString()
+  @Matches(PUSH_TOKEN, { message: 'must be 1 to 255 hexadecimal digits' })
+  pushToken!: string;
 }
 
 class UpdatedQuery {
@@ -137,7 +146,10 @@ export class PassKitController {
       authorization,
       { clientIp: clientIpOf(request) },
     );
-    sendPackage(request, response, pkpass, `${params.serialNumber}.pkpass`);
+    sendPackage(request, response, pkpass, {
+      fileName: `${params.serialNumber}.pkpass`,
+      caching: 'device',
+    });
     // A device's GET (not a HEAD) that ends with the version on the phone confirms it.
     if (request.method === 'GET' && (response.statusCode === 200 || response.statusCode === 304)) {
       delivered();

@@ -11,6 +11,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { FetchConfirmations } from '../delivery/fetch-confirmations';
+import { AuthenticatedDevices } from '../device-logs/authenticated-devices';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { PassTokenService } from '../signing/pass-token.service';
 import { registrationSource } from './registration-source';
@@ -68,6 +69,7 @@ export class PassKitService {
     private readonly failures: FailureCounter,
     private readonly packages: PassPackageService,
     private readonly fetches: FetchConfirmations,
+    private readonly devices: AuthenticatedDevices,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -145,10 +147,11 @@ export class PassKitService {
   /**
    * The pass (and holder, for a holder's serial number) the `ApplePass <token>` header is for:
    * the shared pass's serial is its id and takes its token, a holder's serial takes only that
-   * holder's token. Unknown serials and wrong tokens read the same (401), so serial numbers
-   * cannot be probed, and count against the caller's IP: past `PASSKIT_REFUSED_PER_IP_PER_MINUTE`
-   * it is refused (429) before anything is looked up. Devices with the right token are never
-   * limited, however many share an address (DESIGN.md §10).
+   * holder's token; the caller's address is noted as one that holds it, for its device logs.
+   * Unknown serials and wrong tokens read the same (401), so serial numbers cannot be probed,
+   * and count against the caller's IP: past `PASSKIT_REFUSED_PER_IP_PER_MINUTE` it is refused
+   * (429) before anything is looked up. Devices with the right token are never limited, however
+   * many share an address (DESIGN.md §10).
    */
   private async authorised(
     passTypeId: string,
@@ -160,10 +163,14 @@ export class PassKitService {
     const token = APPLE_PASS_SCHEME.exec(authorization ?? '')?.[1];
     if (token !== undefined && passTypeId === this.config.walletA.passTypeId) {
       const pass = await this.passes.findOneBy({ id: serialNumber });
-      if (pass !== null && this.tokens.matches(pass, token)) return { pass, holder: null };
+      if (pass !== null && this.tokens.matches(pass, token)) {
+        this.devices.seen(caller.clientIp, pass.id);
+        return { pass, holder: null };
+      }
       if (pass === null) {
         const holder = await this.holders.findOneBy({ serialNumber });
         if (holder !== null && this.tokens.matches(holder, token)) {
+          this.devices.seen(caller.clientIp, holder.serialNumber);
           return { pass: await this.passes.findOneByOrFail({ id: holder.passId }), holder };
         }
       }
@@ -188,6 +195,7 @@ export class PassKitService {
     if (token !== undefined && passTypeId === this.config.walletA.passTypeId) {
       const owner = this.owners.get(serialNumber) ?? (await this.ownerOf(serialNumber));
       if (owner !== null && this.tokens.matches({ walletATokenHash: owner.tokenHash }, token)) {
+        this.devices.seen(caller.clientIp, serialNumber);
         return {
           pass: { id: owner.passId, workspaceId: owner.workspaceId },
           holder: owner.holderId === null ? null : { id: owner.holderId, serialNumber },

@@ -27,6 +27,7 @@ import { HolderAudiences1764100000000 } from './1764100000000-holder-audiences';
 import { HolderPassengerName1764110000000 } from './1764110000000-holder-passenger-name';
 import { HolderBundles1764120000000 } from './1764120000000-holder-bundles';
 import { HolderNfcMessage1764130000000 } from './1764130000000-holder-nfc-message';
+import { DeviceLogVerified1764140000000 } from './1764140000000-device-log-verified';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   HolderPassengerName1764110000000,
   HolderBundles1764120000000,
   HolderNfcMessage1764130000000,
+  DeviceLogVerified1764140000000,
 ];

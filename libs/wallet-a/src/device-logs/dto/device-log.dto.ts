@@ -41,6 +41,18 @@ export class DeviceLogResponse {
     description: "The holder whose serial number it names; null: the shared pass's.",
   })
   holderId!: string | null;
+  @ApiProperty({
+    example: true,
+    description:
+      "True: posted from a client address that had sent this serial number's authentication " +
+      'token to the web service (registering a device, or fetching the pass) shortly before: ' +
+      'within the hour, at most two. False: nothing ties it to a device holding the pass; ' +
+      "Apple's log route takes no credentials, so anyone who knows the serial number can post " +
+      "such a message. A shared pass's token is in its public package, so for the shared pass " +
+      'true shows only that the sender had the pass. The same message posted both ways is two ' +
+      'entries.',
+  })
+  verified!: boolean;
 }
 
 export class DeviceLogPage {
@@ -57,5 +69,6 @@ export function toDeviceLogResponse(log: DeviceLog): DeviceLogResponse {
     lastTime: log.lastTime.toISOString(),
     serialNumber: log.serialNumber,
     holderId: log.holderId,
+    verified: log.verified,
   };
 }
