@@ -97,6 +97,22 @@ describe('Notifications', () => {
       );
     });
 
+    it('takes its own answer back to PATCH, read-only fields and all', async () => {
+      const { pass } = await passWithDevices(0);
+      const draft = await http()
+        .post('/v1/wallet-pass/notifications')
+        .set(owner.auth)
+        .send({ passSerialNumber: pass.id, notificationName: 'Echo', status: 'Draft' })
+        .expect(201);
+      const read = await notification(draft.body.id);
+      const updated = await http()
+        .patch(`/v1/wallet-pass/notifications/${draft.body.id}`)
+        .set(owner.auth)
+        .send({ ...read, notificationName: 'Echoed' })
+        .expect(200);
+      expect(updated.body).toMatchObject({ status: 'Draft', notificationName: 'Echoed' });
+    });
+
     it('keeps a Draft unsent, then sends it when updated to Processing', async () => {
       const { pass } = await passWithDevices(1);
       apns.reset();

@@ -206,6 +206,28 @@ describe('Passes', () => {
       expect(defaulted.body.account.id).toEqual(expect.any(String));
     });
 
+    it('takes its own answer back: to PATCH, and to POST under another name', async () => {
+      const created = (await create({ slug: `round-trip-${Date.now()}` }).expect(201)).body;
+      const read = (await http().get(`/v1/wallet-pass/${created.id}`).set(owner.auth).expect(200))
+        .body as Record<string, unknown>;
+      const { passName, notificationHeader, id, account, slug } = read;
+      await http()
+        .patch(`/v1/wallet-pass/${id as string}`)
+        .set(owner.auth)
+        .send(read)
+        .expect(200);
+      // Its metadata aside (its back fields' short links are its own), the answer is a body.
+      const copy = await create({
+        ...read,
+        passName: `${passName as string} copy`,
+        passMetadata: METADATA,
+        slug: undefined,
+      }).expect(201);
+      expect(copy.body).toMatchObject({ notificationHeader, account });
+      expect(copy.body.id).not.toBe(id);
+      expect(copy.body.slug).not.toBe(slug);
+    });
+
     it('ignores read-only fields sent back', async () => {
       const response = await create({
         id: 'mine',

@@ -61,6 +61,9 @@ class NotificationReadOnlyFields {
   @ReadOnly() updatedTime?: unknown;
   @ReadOnly() createdBy?: unknown;
   @ReadOnly() updatedBy?: unknown;
+  @ReadOnly() appleConfirmedCount?: unknown;
+  @ReadOnly() appleConfirmationSeconds?: unknown;
+  @ReadOnly() failureReason?: unknown;
 }
 
 /** Message, status and schedule: what create and update share. */

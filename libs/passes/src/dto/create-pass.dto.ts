@@ -16,6 +16,9 @@ export class AccountRefDto {
   @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
   @MaxLength(64)
   id!: string;
+
+  /** The Pass shows the account's name beside its id; sent back, it is ignored. */
+  @ReadOnly() name?: unknown;
 }
 
 /** Fields of the Pass a client may send back although the service owns them. */
@@ -35,6 +38,9 @@ class PassReadOnlyFields {
   @ReadOnly() updatedTime?: unknown;
   @ReadOnly() createdBy?: unknown;
   @ReadOnly() updatedBy?: unknown;
+  // Written on create only (CreatePassDto checks them there); sent back to PATCH, ignored.
+  @ReadOnly() account?: unknown;
+  @ReadOnly() slug?: unknown;
 }
 
 /** What PATCH takes: the spec's three fields, plus status and images to publish a pass. */
@@ -87,7 +93,7 @@ export class CreatePassDto extends UpdatePassDto {
   })
   @IsOptional()
   @NestedObject(() => AccountRefDto)
-  account?: AccountRefDto;
+  override account?: AccountRefDto;
 
   @ApiPropertyOptional({
     description: 'Slug of the pass link `/p/{slug}`; random if absent. Unique.',
@@ -96,5 +102,5 @@ export class CreatePassDto extends UpdatePassDto {
   })
   @IsOptional()
   @Matches(SLUG_PATTERN, { message: 'must be 3-64 characters of A-Z a-z 0-9 _ -' })
-  slug?: string;
+  override slug?: string;
 }
