@@ -499,9 +499,86 @@ describe(`Audience notifications, the worker run by the test (${TEST_DB})`, () =
 
   beforeAll(async () => {
     // The test runs the worker itself.
-    walletA = await startWalletAApp({ WORKER_ENABLED: 'false' });
+    walletA = await startWalletAApp({ WORKER_ENABLED: 'false', SNAPSHOT_BATCH_SIZE: '2' });
   });
   afterAll(() => walletA?.close());
+
+  it('writes the snapshot in batches; a worker that loses its lease mid-way leaves the batches committed, and the next goes on after them', async () => {
+    const { testApp, owner } = walletA;
+    const http = () => request(testApp.server);
+    const dataSource = testApp.app.get(DataSource);
+    const { pass } = await publishedPassWithDevices(owner, 0, { passMetadata: metadata });
+    for (let index = 0; index < 5; index++) {
+      await http()
+        .post(`/v1/wallet-pass/${pass.id}/holders`)
+        .set(owner.auth)
+        .send({ externalId: `batch-${index}`, tags: ['gold'] })
+        .expect(201);
+    }
+    const { id } = (
+      await http()
+        .post('/v1/wallet-pass/notifications')
+        .set(owner.auth)
+        .send({
+          passSerialNumber: pass.id,
+          notificationName: 'Batches',
+          notificationMessage: 'Hi',
+          audience: { tag: 'gold' },
+        })
+        .expect(201)
+    ).body as { id: string };
+    const members = async () =>
+      (
+        await dataSource.query<{ holder_id: string }[]>(
+          'SELECT holder_id FROM audience_member WHERE snapshot_id = ? ORDER BY holder_id',
+          [id],
+        )
+      ).map((row) => row.holder_id);
+
+    // The second batch is taken over by another worker: it rolls back, the first stays.
+    const audiences = testApp.app.get(AudiencesService);
+    const snapshotBatch = audiences.snapshotBatch.bind(audiences);
+    const afters: (string | null)[] = [];
+    let takenOver = false;
+    const spy = jest
+      .spyOn(audiences, 'snapshotBatch')
+      .mockImplementation(async (manager, snapshotId, batchPass, condition, after, limit) => {
+        afters.push(after);
+        const batch = await snapshotBatch(manager, snapshotId, batchPass, condition, after, limit);
+        if (afters.length === 2 && !takenOver) {
+          takenOver = true;
+          await manager.query("UPDATE notification SET leased_by = 'another-worker' WHERE id = ?", [
+            snapshotId,
+          ]);
+        }
+        return batch;
+      });
+    const worker = testApp.app.get(NotificationWorker);
+    try {
+      await worker.tick();
+      const first = await members();
+      expect(first).toHaveLength(2);
+      expect(afters).toEqual([null, first[1]]);
+
+      // Its lease runs out; the next attempt goes on after the first batch, never before it.
+      await dataSource.query(
+        'UPDATE notification SET lease_until = NULL, leased_by = NULL WHERE id = ?',
+        [id],
+      );
+      afters.length = 0;
+      await worker.tick();
+      expect(afters[0]).toBe(first[1]);
+      expect(afters).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+    const all = await members();
+    expect(all).toHaveLength(5);
+    expect(new Set(all).size).toBe(5);
+    expect(
+      (await http().get(`/v1/wallet-pass/notifications/${id}`).set(owner.auth).expect(200)).body,
+    ).toMatchObject({ audienceSize: 5, audience: { tag: 'gold' } });
+  });
 
   it('a worker that loses its lease commits neither the snapshot nor audienceSize; the next takes the only one', async () => {
     const { testApp, owner } = walletA;
@@ -542,15 +619,15 @@ describe(`Audience notifications, the worker run by the test (${TEST_DB})`, () =
 
     // Another worker takes the notification over while this one writes the snapshot down.
     const audiences = testApp.app.get(AudiencesService);
-    const snapshot = audiences.snapshot.bind(audiences);
+    const snapshotBatch = audiences.snapshotBatch.bind(audiences);
     const spy = jest
-      .spyOn(audiences, 'snapshot')
-      .mockImplementation(async (manager, snapshotId, snapshotPass, condition) => {
-        const matched = await snapshot(manager, snapshotId, snapshotPass, condition);
+      .spyOn(audiences, 'snapshotBatch')
+      .mockImplementation(async (manager, snapshotId, ...rest) => {
+        const batch = await snapshotBatch(manager, snapshotId, ...rest);
         await manager.query("UPDATE notification SET leased_by = 'another-worker' WHERE id = ?", [
           snapshotId,
         ]);
-        return matched;
+        return batch;
       });
     const worker = testApp.app.get(NotificationWorker);
     let snapshots: number;

@@ -5,6 +5,7 @@ import {
   NotFoundError,
   ServiceEvents,
   sqlDialect,
+  withDatabaseTimeouts,
   WorkerScheduler,
   type AppConfig,
 } from '@app/core';
@@ -137,21 +138,27 @@ export class NotificationWorker extends LeasedWorker<Notification> {
   /**
    * Writes down whom an audience or a segment (its audience as it is now) matches, when the
    * notification goes out (DESIGN.md §11: a Scheduled one reaches whoever matches at its time):
-   * the holders into `audience_member` under the notification's id, and `audienceSize` and the
-   * audience evaluated onto the notification, in one transaction that commits only while this
-   * worker holds the lease. Both channels then deliver to that snapshot alone, and a resumed
-   * delivery (audienceSize set) never takes another. False when the lease was lost or the
-   * notification was finished as Failed (its segment deleted, its audience no longer fitting
-   * the pass).
+   * the holders into `audience_member` under the notification's id, in batches of holders in id
+   * order, each in one transaction with its checkpoint (`snapshotCursor`) that commits only while
+   * this worker holds the lease; the last one also sets `audienceSize`. Both channels then deliver
+   * to that snapshot alone, and a resumed delivery (audienceSize set) never takes another. The
+   * audience the first batch read is kept on the notification, so a resumed snapshot goes on with
+   * the same one even if its segment changed meanwhile. Batches have the worker's query deadline
+   * (WORKER_QUERY_TIMEOUT_MS), not a request's. False when the lease was lost, the process is
+   * shutting down, or the notification was finished as Failed (its segment deleted, its audience
+   * no longer fitting the pass).
    */
   private async evaluateAudience(notification: Notification, pass: Pass): Promise<boolean> {
     let resolved: ResolvedAudience;
     try {
       // Read before the transaction: on SQLite a read outside it would wait for it to end.
-      resolved = await this.audiences.resolve(notification.workspaceId, pass, {
-        audience: notification.audience,
-        segmentId: notification.segmentId,
-      });
+      resolved = await this.audiences.resolve(
+        notification.workspaceId,
+        pass,
+        notification.snapshotCursor === null
+          ? { audience: notification.audience, segmentId: notification.segmentId }
+          : { audience: notification.audience },
+      );
     } catch (error) {
       const reason = unresolvable(error);
       if (reason === null) throw error;
@@ -160,28 +167,47 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     }
     // Parsed JSON: every value is an object, an array or a scalar.
     const audience = resolved.audience as JsonObject;
-    const size = await this.dataSource
-      .transaction(async (manager) => {
-        // The checkpoint first: on MariaDB it locks the notification row, so a worker taking
-        // the notification over waits for this commit and then finds the lease extended.
-        if (!(await this.checkpoint(notification.id, {}, manager))) throw new LeaseLost();
-        const matched = await this.audiences.snapshot(
-          manager,
-          notification.id,
-          pass,
-          resolved.condition,
-        );
-        const evaluated = { audienceSize: matched, audience };
-        if (!(await this.checkpoint(notification.id, evaluated, manager))) throw new LeaseLost();
-        return matched;
-      })
-      .catch((error: unknown) => {
+    const { snapshotBatchSize, batchQueryMs } = this.config.worker;
+    for (;;) {
+      if (this.handle.shuttingDown) return false;
+      const step = await withDatabaseTimeouts({ queryMs: batchQueryMs }, () =>
+        this.dataSource.transaction(async (manager) => {
+          // The checkpoint first: on MariaDB it locks the notification row, so a worker taking
+          // the notification over waits for this commit and then finds the lease extended.
+          if (!(await this.checkpoint(notification.id, {}, manager))) throw new LeaseLost();
+          const batch = await this.audiences.snapshotBatch(
+            manager,
+            notification.id,
+            pass,
+            resolved.condition,
+            notification.snapshotCursor,
+            snapshotBatchSize,
+          );
+          const progress: Partial<Notification> = {
+            audience,
+            snapshotCursor: batch.last ?? notification.snapshotCursor,
+          };
+          if (batch.done) {
+            progress.audienceSize = await this.audiences.snapshotSize(manager, notification.id);
+          }
+          if (!(await this.checkpoint(notification.id, progress, manager))) throw new LeaseLost();
+          return progress;
+        }),
+      ).catch((error: unknown) => {
         if (error instanceof LeaseLost) return null;
         throw error;
       });
-    if (size === null) return false;
-    Object.assign(notification, { audienceSize: size, audience });
-    this.logger.log({ notificationId: notification.id, holders: size }, 'Audience evaluated');
+      if (step === null) return false;
+      Object.assign(notification, step);
+      if (step.audienceSize !== undefined) break;
+      // On SQLite every statement is synchronous: a turn of the event loop between batches
+      // lets the requests and timers of the process through.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.logger.log(
+      { notificationId: notification.id, holders: notification.audienceSize },
+      'Audience evaluated',
+    );
     return true;
   }
 

@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       leaseMs: 60_000,
       notificationShardSize: 10_000,
       bulkChangeBatchSize: 500,
+      snapshotBatchSize: 5000,
+      batchQueryMs: 30_000,
     });
     expect(config.retention).toEqual({
       days: 30,

@@ -108,6 +108,14 @@ export class Notification extends Leased(WorkspaceOwnedEntity) {
   @Column({ name: 'audience_size', type: 'int', nullable: true })
   audienceSize!: number | null;
 
+  /**
+   * The snapshot is written in batches of holders in id order, each committed with this
+   * checkpoint (the last holder id written), so a resumed worker goes on after it; null: none
+   * written yet. The audience the first batch read is kept in `audience` for the rest.
+   */
+  @Column({ name: 'snapshot_cursor', type: 'varchar', length: 36, nullable: true })
+  snapshotCursor!: string | null;
+
   /** The pass version that carries this notification's message (set once, when prepared). */
   @Column({ name: 'prepared_version', type: 'int', nullable: true })
   preparedVersion!: number | null;

@@ -9,6 +9,8 @@ describe('readWorkerConfig', () => {
       leaseMs: 60_000,
       notificationShardSize: 10_000,
       bulkChangeBatchSize: 500,
+      snapshotBatchSize: 5000,
+      batchQueryMs: 30_000,
     });
     expect(readSection({ WORKER_ENABLED: 'false' }, readWorkerConfig).value.enabled).toBe(false);
   });

@@ -6,6 +6,9 @@ import type { EnvReader } from '../env-reader';
  * `notificationShardSize`: how many WalletA devices one shard of a notification's fan-out
  * holds (the unit workers share a notification in). `bulkChangeBatchSize`: how many holders
  * one transaction of a bulk change changes (the unit a killed worker's successor redoes).
+ * `snapshotBatchSize`: how many holders of an audience one transaction writes into a snapshot.
+ * `batchQueryMs`: the query deadline of those batches on MariaDB/MySQL, which scan a share of the
+ * pass's holders and may take longer than a request's query may (DB_QUERY_TIMEOUT_MS).
  */
 export interface WorkerConfig {
   enabled: boolean;
@@ -13,6 +16,8 @@ export interface WorkerConfig {
   leaseMs: number;
   notificationShardSize: number;
   bulkChangeBatchSize: number;
+  snapshotBatchSize: number;
+  batchQueryMs: number;
 }
 
 /**
@@ -30,8 +35,14 @@ export const DEFAULT_NOTIFICATION_SHARD_SIZE = 10_000;
 export const DEFAULT_BULK_CHANGE_BATCH_SIZE = 500;
 
 /**
+ * Holders per batch of an audience's snapshot: ids only, so a batch writes 5,000 small rows and
+ * 1,000,000 holders take 200 transactions, each well inside a lease.
+ */
+export const DEFAULT_SNAPSHOT_BATCH_SIZE = 5000;
+
+/**
  * `WORKER_ENABLED`, `SCHEDULER_INTERVAL_MS`, `WORKER_LEASE_MS`, `NOTIFICATION_SHARD_SIZE`,
- * `BULK_CHANGE_BATCH_SIZE`.
+ * `BULK_CHANGE_BATCH_SIZE`, `SNAPSHOT_BATCH_SIZE`, `WORKER_QUERY_TIMEOUT_MS`.
  */
 export function readWorkerConfig(read: EnvReader): WorkerConfig {
   return {
@@ -50,5 +61,8 @@ export function readWorkerConfig(read: EnvReader): WorkerConfig {
       1,
       5000,
     ),
+    snapshotBatchSize: read.int('SNAPSHOT_BATCH_SIZE', DEFAULT_SNAPSHOT_BATCH_SIZE, 1, 10_000),
+    // Below the default lease, which each batch extends when it starts.
+    batchQueryMs: read.int('WORKER_QUERY_TIMEOUT_MS', 30_000, 100, 60 * 60 * 1000),
   };
 }

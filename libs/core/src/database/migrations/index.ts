@@ -28,6 +28,7 @@ import { HolderPassengerName1764110000000 } from './1764110000000-holder-passeng
 import { HolderBundles1764120000000 } from './1764120000000-holder-bundles';
 import { HolderNfcMessage1764130000000 } from './1764130000000-holder-nfc-message';
 import { DeviceLogVerified1764140000000 } from './1764140000000-device-log-verified';
+import { SnapshotCursors1764150000000 } from './1764150000000-snapshot-cursors';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   HolderBundles1764120000000,
   HolderNfcMessage1764130000000,
   DeviceLogVerified1764140000000,
+  SnapshotCursors1764150000000,
 ];

@@ -52,6 +52,14 @@ export class HolderBulkChange extends Leased(WorkspaceOwnedEntity) {
   @Column({ type: 'int', default: 0 })
   skipped!: number;
 
+  /**
+   * The snapshot of the target's holders is written in batches in id order, each committed with
+   * this checkpoint (the last holder id written); null: none yet. A segment's audience as the
+   * first batch read it is kept in `audience` for the rest.
+   */
+  @Column({ name: 'snapshot_cursor', type: 'varchar', length: 36, nullable: true })
+  snapshotCursor!: string | null;
+
   /** The last holder id of the last batch committed; null: none yet. */
   @Column({ type: 'varchar', length: 36, nullable: true })
   cursor!: string | null;

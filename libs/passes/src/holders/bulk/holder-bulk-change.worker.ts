@@ -1,7 +1,15 @@
-import { APP_CONFIG, DomainError, LeasedWorker, WorkerScheduler, type AppConfig } from '@app/core';
+import {
+  APP_CONFIG,
+  DomainError,
+  LeasedWorker,
+  withDatabaseTimeouts,
+  WorkerScheduler,
+  type AppConfig,
+} from '@app/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull, LessThan } from 'typeorm';
-import type { Condition } from '@app/passes/audiences/audience';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { AudienceJson, Condition } from '@app/passes/audiences/audience';
 import { AudiencesService } from '@app/passes/audiences/audiences.service';
 import { Pass } from '@app/passes/entities/pass.entity';
 import { HolderChanges } from '@app/passes/holder-changes';
@@ -149,37 +157,79 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
   }
 
   /**
-   * Snapshots the target's holders and moves the change to Running, together with the lease's
-   * checkpoint. A target that no longer reads (the segment was deleted, the audience names a
-   * field the pass lost) fails the change.
+   * Snapshots the target's holders and moves the change to Running. Chosen holders (at most
+   * 1,000) are written in one transaction with the move; an audience's holders in batches in id
+   * order, each in one transaction with its checkpoint (`snapshotCursor`), the last with the move,
+   * under the worker's query deadline, so a snapshot of any size is written and a resumed worker
+   * goes on after the last batch committed. A segment's audience as the first batch read it is
+   * kept in `audience` for the rest. A target that no longer reads (the segment was deleted, the
+   * audience names a field the pass lost) fails the change. Null when the change was ended or
+   * the lease lost, or the process is shutting down.
    */
   private async start(
     change: HolderBulkChange,
     pass: Pass,
   ): Promise<Pick<HolderBulkChange, 'status' | 'matched'> | null> {
-    let condition: Condition | null = null;
-    if (change.holderIds === null) {
-      // Read before the transaction: on SQLite a read outside it would wait for it to end.
-      try {
-        ({ condition } = await this.audiences.resolve(change.workspaceId, pass, {
-          audience: change.audience,
-          segmentId: change.segmentId,
-        }));
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        await this.end(change, pass, 'Failed', targetGone(change, error));
+    if (change.holderIds !== null) {
+      const holderIds = change.holderIds;
+      return this.dataSource.transaction(async (manager) => {
+        const matched = await this.audiences.snapshotIds(manager, change.id, pass, holderIds);
+        const started = { status: 'Running' as const, matched };
+        if (!(await this.lease.checkpoint(change.id, started, manager))) throw new LeaseLost();
+        return started;
+      });
+    }
+    let condition: Condition;
+    let audience: AudienceJson;
+    // Read before the transaction: on SQLite a read outside it would wait for it to end.
+    try {
+      ({ condition, audience } = await this.audiences.resolve(
+        change.workspaceId,
+        pass,
+        change.snapshotCursor === null
+          ? { audience: change.audience, segmentId: change.segmentId }
+          : { audience: change.audience },
+      ));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await this.end(change, pass, 'Failed', targetGone(change, error));
+      return null;
+    }
+    const { snapshotBatchSize, batchQueryMs } = this.config.worker;
+    for (;;) {
+      if (this.handle.shuttingDown) {
+        await this.lease.release(change.id, {});
         return null;
       }
+      const step = await withDatabaseTimeouts({ queryMs: batchQueryMs }, () =>
+        this.dataSource.transaction(async (manager) => {
+          const batch = await this.audiences.snapshotBatch(
+            manager,
+            change.id,
+            pass,
+            condition,
+            change.snapshotCursor,
+            snapshotBatchSize,
+          );
+          const progress: Partial<HolderBulkChange> = {
+            audience,
+            snapshotCursor: batch.last ?? change.snapshotCursor,
+          };
+          if (batch.done) {
+            progress.status = 'Running';
+            progress.matched = await this.audiences.snapshotSize(manager, change.id);
+          }
+          // A simple-json column: TypeORM's deep-partial type cannot see into its object.
+          const written = progress as QueryDeepPartialEntity<HolderBulkChange>;
+          if (!(await this.lease.checkpoint(change.id, written, manager))) throw new LeaseLost();
+          return progress;
+        }),
+      );
+      Object.assign(change, step);
+      if (step.status === 'Running') return { status: 'Running', matched: step.matched! };
+      // On SQLite every statement is synchronous: a turn of the event loop between batches.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    return this.dataSource.transaction(async (manager) => {
-      const matched =
-        condition === null
-          ? await this.audiences.snapshotIds(manager, change.id, pass, change.holderIds!)
-          : await this.audiences.snapshot(manager, change.id, pass, condition);
-      const started = { status: 'Running' as const, matched };
-      if (!(await this.lease.checkpoint(change.id, started, manager))) throw new LeaseLost();
-      return started;
-    });
   }
 
   /**
