@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       type: 'sqlite',
       path: './data/wallet.sqlite',
       migrateOnStart: true,
+      queryMs: 4000,
     });
     expect(config.worker).toEqual({
       enabled: true,
