@@ -26,6 +26,10 @@
  *     own `tags`, `attributes` and `field_values` (a full scan), for comparison.
  *   BENCH_MYSQL_URL (lib.js): another server, e.g. one whose buffer pool holds the tables.
  *   BENCH_QUERY_TIMEOUT_MS: the service's DB_QUERY_TIMEOUT_MS (its default: 4000).
+ *   BENCH_NOTIFY=1: then one notification to each audience, sent through the service's own
+ *     worker with its default settings: POST → final status, and its audienceSize checked
+ *     against the generator (the pass has no devices, so the time is the snapshot's).
+ *   BENCH_ONLY=<n,…>: measure only these audiences (0-based positions in AUDIENCES).
  *   BENCH_BUFFER_POOL: the InnoDB buffer pool for the timed calls, as a server holding these
  *     tables is sized (README, "Database and migrations"): `fit` (default) raises the server's
  *     pool to hold the pass's tables and indexes when it is smaller, `keep` measures the server
@@ -46,6 +50,8 @@ const PORT = Number(process.env.BENCH_PORT ?? 3170);
 const KEPT_DB = process.env.BENCH_DB;
 const WITH_JSON = process.env.BENCH_JSON === '1';
 const QUERY_TIMEOUT_MS = process.env.BENCH_QUERY_TIMEOUT_MS;
+const NOTIFY = process.env.BENCH_NOTIFY === '1';
+const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
 const BUFFER_POOL = process.env.BENCH_BUFFER_POOL ?? 'fit';
 const PASS_NAME = 'Audience bench';
 const TARGET_MS = 2000;
@@ -367,11 +373,11 @@ async function setBufferPool(connection, bytes) {
 }
 
 async function startService(db) {
-  const { base, proc } = await lib.startServiceProcess(
-    db.url,
-    PORT,
-    QUERY_TIMEOUT_MS === undefined ? {} : { DB_QUERY_TIMEOUT_MS: QUERY_TIMEOUT_MS },
-  );
+  const { base, proc } = await lib.startServiceProcess(db.url, PORT, {
+    ...(QUERY_TIMEOUT_MS === undefined ? {} : { DB_QUERY_TIMEOUT_MS: QUERY_TIMEOUT_MS }),
+    // The worker runs in the service for BENCH_NOTIFY, as `npm start` runs it.
+    ...(NOTIFY ? { WORKER_ENABLED: 'true' } : {}),
+  });
   lib.onCleanup(() => {
     if (proc.child.exitCode !== null) console.error(proc.output());
   });
@@ -474,6 +480,48 @@ function printRows(title, rows) {
   for (const row of rows) console.log(line(columns.map((c) => cell(row[c]))));
 }
 
+/**
+ * One notification to each audience through the service's worker: POST → final status, with the
+ * audienceSize it recorded checked against the generator.
+ */
+async function notifyEach(service, pass, expected) {
+  const rows = [];
+  for (const [at, each] of AUDIENCES.entries()) {
+    if (ONLY !== undefined && !ONLY.includes(at)) continue;
+    const started = Date.now();
+    const created = await lib.json(`${service.base}/v1/wallet-pass/notifications`, {
+      method: 'POST',
+      headers: service.headers,
+      body: {
+        passSerialNumber: pass.id,
+        notificationName: `Bench ${each.name}`,
+        notificationMessage: 'Hello',
+        audience: each.audience,
+      },
+    });
+    let read;
+    for (;;) {
+      read = await lib.json(`${service.base}/v1/wallet-pass/notifications/${created.id}`, {
+        headers: service.headers,
+      });
+      if (!['Processing', 'Initializing', 'Finalizing'].includes(read.status)) break;
+      if (Date.now() - started > 30 * 60_000) throw new Error(`${each.name}: still ${read.status}`);
+      await lib.sleep(250);
+    }
+    if (read.audienceSize !== expected[at]) {
+      throw new Error(`${each.name}: audienceSize ${read.audienceSize}, expected ${expected[at]}`);
+    }
+    rows.push({
+      audience: each.name,
+      audienceSize: read.audienceSize,
+      status: read.status,
+      'POST → final, s': ((Date.now() - started) / 1000).toFixed(1),
+    });
+  }
+  console.log('\nOne notification to each audience (no devices: the time is the snapshot)');
+  console.table(rows);
+}
+
 async function main() {
   lib.printMachine();
   const db = await database();
@@ -558,6 +606,7 @@ async function main() {
   const results = [];
   const explained = [];
   for (const [at, each] of AUDIENCES.entries()) {
+    if (ONLY !== undefined && !ONLY.includes(at)) continue;
     for (let i = 0; i < WARMUP; i++) await call(each.audience);
     const times = [];
     let unavailable = 0;
@@ -640,7 +689,9 @@ async function main() {
       printRows('ANALYZE (run once)', analyzed.map(withoutPossibleKeys));
     }
   }
+  if (NOTIFY) await notifyEach(service, pass, expected);
   const main = results[0];
+  if (main === undefined) return;
   console.log(
     `\nthree-condition audience over ${HOLDERS.toLocaleString('en')} holders: ` +
       (main['503 (deadline)'] === RUNS

@@ -81,7 +81,8 @@ describe(`A job the worker cannot run (${TEST_DB})`, () => {
   };
   const notificationPath = (id: string) => `/v1/wallet-pass/notifications/${id}`;
   const bulkPath = (id: string) => `/v1/wallet-pass/${passId}/holders/bulk/${id}`;
-  const notificationEnded = (status: string) => !['Processing', 'Initializing'].includes(status);
+  const notificationEnded = (status: string) =>
+    !['Processing', 'Initializing', 'Finalizing'].includes(status);
   const bulkEnded = (status: string) => status === 'Done' || status === 'Failed';
 
   const notify = async () =>
