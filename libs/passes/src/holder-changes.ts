@@ -118,43 +118,6 @@ export class HolderChangeSet {
     return written.affected ?? 0;
   }
 
-  /**
-   * {@link messageHolders} for the Active holders of a pass written down in `audience_member`
-   * under `snapshotId` (a notification's audience when it was sent): one UPDATE whatever their
-   * number, the snapshot read in SQL, never brought into memory. Returns how many got it.
-   */
-  async messageSnapshot(
-    pass: Pick<Pass, 'id' | 'workspaceId'>,
-    snapshotId: string,
-    message: PassMessage,
-    now = new Date(),
-  ): Promise<number> {
-    // Unaliased: an UPDATE names its table alone on both databases.
-    const where =
-      "workspace_id = :workspaceId AND pass_id = :passId AND status = 'Active' AND id IN " +
-      '(SELECT m.holder_id FROM audience_member m WHERE m.snapshot_id = :snapshotId)';
-    const parameters = { workspaceId: pass.workspaceId, passId: pass.id, snapshotId };
-    const latest = await this.manager
-      .createQueryBuilder()
-      .select('MAX(updated_time)', 'at')
-      .from(Holder, 'holder')
-      .where(where, parameters)
-      .getRawOne<{ at: Date | string | null }>();
-    if (latest?.at === null || latest?.at === undefined) return 0;
-    const previous = sqlDialect(this.manager.connection).readDate(latest.at);
-    const written = await this.manager
-      .createQueryBuilder()
-      .update(Holder)
-      .set({
-        walletAMessage: message,
-        version: () => 'version + 1',
-        updatedTime: holderChangeTime(previous, now),
-      })
-      .where(where, parameters)
-      .execute();
-    return written.affected ?? 0;
-  }
-
   /** A pass this transaction inserted in a state holders can see (created Published). */
   created(pass: Pass): void {
     this.bumped.set(pass.id, true);

@@ -1,5 +1,5 @@
-import { APP_CONFIG, type AppConfig } from '@app/core';
-import { HolderChanges, type Pass } from '@app/passes';
+import { APP_CONFIG, withDatabaseTimeouts, type AppConfig } from '@app/core';
+import { AudiencesService, HolderChanges, type Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
@@ -37,6 +37,7 @@ export class WalletANotificationChannel implements NotificationChannel {
     private readonly fanOut: WalletAFanOut,
     private readonly shardWorker: NotificationShardWorker,
     private readonly holderChanges: HolderChanges,
+    private readonly audiences: AudiencesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,6 +73,9 @@ export class WalletANotificationChannel implements NotificationChannel {
     pass: Pass,
     checkpoint: DeliveryCheckpoint,
   ): Promise<boolean> {
+    if (notification.holderIds === null && notification.audienceSize !== null) {
+      return this.prepareAudience(notification, pass, checkpoint);
+    }
     const now = new Date();
     const prepared = await this.holderChanges
       .transaction(async (changes) => {
@@ -87,14 +91,6 @@ export class WalletANotificationChannel implements NotificationChannel {
           await changes.messageHolders(
             pass.id,
             notification.holderIds,
-            message(pass.notificationHeader),
-            now,
-          );
-        } else if (notification.audienceSize !== null) {
-          // The holders its audience matched when it was sent (the worker wrote them down).
-          await changes.messageSnapshot(
-            pass,
-            notification.id,
             message(pass.notificationHeader),
             now,
           );
@@ -124,15 +120,68 @@ export class WalletANotificationChannel implements NotificationChannel {
   }
 
   /**
+   * {@link prepare} for the holders an audience matched when the notification was sent (the
+   * worker wrote them down): the message goes on their passes in batches of the snapshot in id
+   * order, each in one transaction with its checkpoint (`prepareCursor`), under the worker's
+   * query deadline, the last one also recording the notification as prepared. One UPDATE of
+   * 725,670 holders outlasted every deadline and was rolled back at every attempt.
+   */
+  private async prepareAudience(
+    notification: Notification,
+    pass: Pass,
+    checkpoint: DeliveryCheckpoint,
+  ): Promise<boolean> {
+    const { snapshotBatchSize, batchQueryMs } = this.config.worker;
+    const message = {
+      notificationId: notification.id,
+      label: pass.notificationHeader,
+      message: notification.notificationMessage ?? '',
+    };
+    const now = new Date();
+    for (;;) {
+      const step = await withDatabaseTimeouts({ queryMs: batchQueryMs }, () =>
+        this.holderChanges.transaction(async (changes) => {
+          const ids = await this.audiences.snapshotPage(
+            changes.manager,
+            notification.id,
+            notification.prepareCursor,
+            snapshotBatchSize,
+          );
+          await changes.messageHolders(pass.id, ids, message, now);
+          const progress: Partial<Notification> = {
+            prepareCursor: ids.at(-1) ?? notification.prepareCursor,
+          };
+          if (ids.length < snapshotBatchSize) {
+            Object.assign(progress, {
+              preparedVersion: pass.version,
+              status: 'Processing',
+              sentTime: now,
+            });
+          }
+          if (!(await checkpoint(progress, changes.manager))) throw new LeaseLost();
+          return progress;
+        }),
+      ).catch((error: unknown) => {
+        if (error instanceof LeaseLost) return null;
+        throw error;
+      });
+      if (step === null) return false;
+      Object.assign(notification, step);
+      if (step.preparedVersion !== undefined) return true;
+      // On SQLite every statement is synchronous: a turn of the event loop between batches.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
    * Cuts the recipients into shards, once ({@link WalletAFanOut.cut}), and wakes the other
    * processes' shard workers (through Redis, when configured; else they come at their next
    * poll). One shard is this worker's alone: nobody else need wake up for it.
    */
   private async cut(notification: Notification, checkpoint: DeliveryCheckpoint): Promise<boolean> {
-    const count = await this.fanOut.cut(
-      notification,
-      this.config.worker.notificationShardSize,
-      checkpoint,
+    // Batch work: reading the ranges of an audience's devices is not a request's query.
+    const count = await withDatabaseTimeouts({ queryMs: this.config.worker.batchQueryMs }, () =>
+      this.fanOut.cut(notification, this.config.worker.notificationShardSize, checkpoint),
     );
     if (count === null) return false;
     notification.shardCount = count;

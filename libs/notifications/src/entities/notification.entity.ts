@@ -116,6 +116,13 @@ export class Notification extends Leased(WorkspaceOwnedEntity) {
   @Column({ name: 'snapshot_cursor', type: 'varchar', length: 36, nullable: true })
   snapshotCursor!: string | null;
 
+  /**
+   * The message is put on an audience's holders in batches of the snapshot, each committed with
+   * this checkpoint (the last holder id messaged); null: none yet.
+   */
+  @Column({ name: 'prepare_cursor', type: 'varchar', length: 36, nullable: true })
+  prepareCursor!: string | null;
+
   /** The pass version that carries this notification's message (set once, when prepared). */
   @Column({ name: 'prepared_version', type: 'int', nullable: true })
   preparedVersion!: number | null;
