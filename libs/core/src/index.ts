@@ -23,6 +23,7 @@ export * from './http/auth-policy';
 export * from './http/request-context';
 export * from './http/request-deadline';
 export * from './text/csv';
+export * from './text/decimal-text';
 export * from './text/display-text';
 export * from './ids/ids';
 export * from './logging/json-logger';
