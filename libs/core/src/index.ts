@@ -39,6 +39,7 @@ export * from './rate-limit/rate-limit.guard';
 export * from './rate-limit/rate-limit.module';
 export * from './rate-limit/rate-limit.store';
 export * from './validation/validation';
+export * from './validation/free-form';
 export * from './validation/id-param';
 export * from './http/content-type.guard';
 export * from './http/json-shape';
