@@ -121,8 +121,10 @@ export function readBulkChanges(
   removeTags.forEach((tag, index) => {
     if (addTags.includes(tag)) problems[`removeTags.${index}`] ??= 'is also in addTags';
   });
-  const incrementFields: Record<string, number> = {};
-  const incrementAttributes: Record<string, number> = {};
+  // Entries, not objects assigned into: every key is the client's (a face field may be keyed
+  // `constructor`).
+  const incrementFields: [string, number][] = [];
+  const incrementAttributes: [string, number][] = [];
   const setKeys = new Set([
     ...Object.keys(set.fieldValues ?? {}),
     ...Object.keys(set.attributes ?? {}),
@@ -136,9 +138,9 @@ export function readBulkChanges(
     } else if (setKeys.has(key)) {
       problems[at] = 'is also in set: change a key one way only';
     } else if (keys.includes(key)) {
-      incrementFields[key] = by;
+      incrementFields.push([key, by]);
     } else if (ATTRIBUTE_KEY_PATTERN.test(key)) {
-      incrementAttributes[key] = by;
+      incrementAttributes.push([key, by]);
     } else {
       problems[at] =
         `${notAFieldOf(keys)}; nor is it an attribute key (keys match ${ATTRIBUTE_KEY_PATTERN.source})`;
@@ -157,8 +159,8 @@ export function readBulkChanges(
     },
     addTags: normalTags(addTags as string[]),
     removeTags: normalTags(removeTags as string[]),
-    incrementFields,
-    incrementAttributes,
+    incrementFields: Object.fromEntries(incrementFields),
+    incrementAttributes: Object.fromEntries(incrementAttributes),
   };
   if (!changesAnything(changes)) {
     return { problems: { set: 'give at least one change: set, addTags, removeTags or increment' } };
@@ -213,9 +215,10 @@ export function bulkEdit(
   fieldDefaults: ReadonlyMap<string, string>,
 ): HolderEdit | null {
   const edit: HolderEdit = {};
-  const fieldValues: Record<string, string | null> = {};
+  // Maps: keys are the client's, and a holder's values are read by own key only.
+  const fieldValues = new Map<string, string | null>();
   for (const [key, value] of Object.entries(changes.set.fieldValues ?? {})) {
-    if (fieldDefaults.has(key)) fieldValues[key] = value;
+    if (fieldDefaults.has(key)) fieldValues.set(key, value);
   }
   for (const [key, by] of Object.entries(changes.incrementFields)) {
     if (!fieldDefaults.has(key)) continue;
@@ -224,18 +227,18 @@ export function bulkEdit(
       : fieldDefaults.get(key)!;
     const sum = addText(text, by);
     if (sum === null) return null;
-    fieldValues[key] = sum;
+    fieldValues.set(key, sum);
   }
-  if (Object.keys(fieldValues).length > 0) edit.fieldValues = fieldValues;
+  if (fieldValues.size > 0) edit.fieldValues = Object.fromEntries(fieldValues);
 
-  const attributes: Record<string, AttributeValue | null> = { ...changes.set.attributes };
+  const attributes = new Map(Object.entries(changes.set.attributes ?? {}));
   for (const [key, by] of Object.entries(changes.incrementAttributes)) {
     const current = Object.hasOwn(holder.attributes, key) ? holder.attributes[key] : undefined;
     const sum = current === undefined ? null : addValue(current, by);
     if (sum === null) return null;
-    attributes[key] = sum;
+    attributes.set(key, sum);
   }
-  if (Object.keys(attributes).length > 0) edit.attributes = attributes;
+  if (attributes.size > 0) edit.attributes = Object.fromEntries(attributes);
 
   if (changes.set.barcodeText !== undefined) edit.barcodeText = changes.set.barcodeText;
   if (changes.addTags.length > 0 || changes.removeTags.length > 0) {

@@ -1,4 +1,11 @@
-import { ID_PATTERN, MUST_BE_OBJECT, MUST_NOT_BE_EMPTY, NestedObject, ReadOnly } from '@app/core';
+import {
+  FreeForm,
+  ID_PATTERN,
+  MUST_BE_OBJECT,
+  MUST_NOT_BE_EMPTY,
+  NestedObject,
+  ReadOnly,
+} from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -51,6 +58,7 @@ export class BulkSetDto {
   // Absent is fine; null is refused (it would clear every value, which no bulk change means).
   @ValidateIf((_object, value) => value !== undefined)
   @IsObject({ message: MUST_BE_OBJECT })
+  @FreeForm()
   fieldValues?: Record<string, unknown>;
 
   @ApiPropertyOptional({
@@ -65,6 +73,7 @@ export class BulkSetDto {
   })
   @ValidateIf((_object, value) => value !== undefined)
   @IsObject({ message: MUST_BE_OBJECT })
+  @FreeForm()
   attributes?: Record<string, unknown>;
 
   @ApiPropertyOptional({
@@ -176,6 +185,7 @@ export class CreateBulkChangeDto extends BulkChangeReadOnlyFields {
   })
   @IsOptional()
   @IsObject({ message: MUST_BE_OBJECT })
+  @FreeForm()
   increment?: Record<string, unknown>;
 }
 
