@@ -1785,7 +1785,7 @@ export interface components {
        */
       removeTags?: string[];
       /**
-       * @description Numbers added, by key: a face field of the pass if the key is one (its text, the holder's own or else the pass's, must be a decimal number; the sum is written as text with the decimals of the more precise of the two), else an attribute (a number, or a text that is a decimal number; the sum is a number). A holder whose value is no number is left as it is and counted in `skipped`. A key may not also be in `set`.
+       * @description Numbers added exactly, by key. Each is read as the shortest decimal that is the same JSON number (0.1 adds 0.1) and may have at most 30 digits before the decimal point and 30 after it. A face field of the pass if the key is one: its text (the holder’s own, else the pass’s) must be a decimal number (up to 30 digits, then optionally a point and up to 30 more); the sum is written as such a text, never in exponent form, with the decimals of the more precise of the two. Else an attribute (a number, or a text that is a decimal number): the sum is a number when a JSON number holds it exactly (a safe integer, or a fraction whose shortest form is the sum), else its decimal text, which audiences compare as that number. A holder whose value is no number, or whose sum would have more than 30 digits before the point, is left as it is and counted in `skipped`. A key may not also be in `set`.
        * @example {
        *       "points": 50
        *     }
@@ -1818,7 +1818,7 @@ export interface components {
        */
       updated: number;
       /**
-       * @description Holders left alone: Voided, a value to increment that is no number, or more than 50 tags or attributes after the change.
+       * @description Holders left alone: Voided, a value to increment that is no number or whose sum would have more than 30 digits before or after the point, or more than 50 tags or attributes after the change.
        * @example 18
        */
       skipped: number;

@@ -13,6 +13,18 @@ export interface PassLocalization {
 export type PassLocalizations = Record<string, PassLocalization>;
 
 /**
+ * One language's texts of the field keyed `key`, if it has any: an own key only, since a field
+ * may be keyed `constructor` or `toString` and must not find Object.prototype's.
+ */
+export function fieldTexts(
+  texts: PassLocalization,
+  key: string,
+): { label?: string; value?: string } | undefined {
+  const fields = texts.fields;
+  return fields !== undefined && Object.hasOwn(fields, key) ? fields[key] : undefined;
+}
+
+/**
  * Languages one pass may carry: every one is a `<lang>.lproj` in each package and a translated
  * value of each WalletB text, and the largest pass must still fit the request body limit.
  */

@@ -1,7 +1,6 @@
-import { flattenValidationErrors, NotEmpty, ReadOnly, Required } from '@app/core';
+import { flattenValidationErrors, NotEmpty, plainToDto, ReadOnly, Required } from '@app/core';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { plainToInstance } from 'class-transformer';
 import {
   IsIn,
   IsInt,
@@ -116,7 +115,7 @@ export function validateVideoPerformance(
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { errors: { [prefix]: 'must be an object' } };
   }
-  const record = plainToInstance(VideoPerformanceInputDto, plain);
+  const record = plainToDto(VideoPerformanceInputDto, plain);
   const errors = validateSync(record, {
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -1,3 +1,5 @@
+import { DECIMAL_TEXT } from '../text/decimal-text';
+
 /**
  * How a holder's value (an attribute, or a face field value, which is always text) is kept for
  * audiences (DESIGN.md §11): its type, its text, and its number when it has one. A number is a
@@ -13,13 +15,10 @@ export interface TargetingValue {
   numberValue: number | null;
 }
 
-/** A decimal number as text: an optional minus, digits, an optional fraction; nothing else. */
-const DECIMAL = /^-?\d{1,30}(?:\.\d{1,30})?$/;
-
 /** The number a text stands for when it is a decimal number, else null. */
 export function decimalNumber(text: string): number | null {
   const trimmed = text.trim();
-  if (!DECIMAL.test(trimmed)) return null;
+  if (!DECIMAL_TEXT.test(trimmed)) return null;
   const number = Number(trimmed);
   return Number.isFinite(number) ? number : null;
 }

@@ -18,4 +18,12 @@ describe('displayText', () => {
       }),
     ).toEqual({ name: 'xy', fields: [{ label: 'L', value: 12, on: true, none: null }] });
   });
+
+  it('keeps every key an own key, whatever its name', () => {
+    const value = JSON.parse('{"__proto__": {"x": "a\u202Eb"}, "constructor": "c"}') as object;
+    const safe = displayTextDeep(value);
+    expect(Object.getPrototypeOf(safe)).toBe(Object.prototype);
+    expect(Object.keys(safe)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(safe, '__proto__')?.value).toEqual({ x: 'ab' });
+  });
 });

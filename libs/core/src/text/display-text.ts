@@ -18,9 +18,10 @@ export function displayTextDeep<T>(value: T): T {
   if (typeof value === 'string') return displayText(value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => displayTextDeep(item)) as T;
   if (value !== null && typeof value === 'object') {
-    const safe: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) safe[key] = displayTextDeep(item);
-    return safe as T;
+    // Built from entries, not assigned into: a key (a field's, say) may be any name.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, displayTextDeep(item)]),
+    ) as T;
   }
   return value;
 }

@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import { InvalidInputError } from '../errors/domain-errors';
 import { ID_PATTERN } from '../ids/ids';
+import { stripPrototypeKeys } from './free-form';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /** The spec's messages for a missing and an empty required value. */
@@ -161,10 +162,20 @@ export function flattenValidationErrors(
   return into;
 }
 
-/** The global pipe: unknown fields rejected, payloads transformed into DTO instances. */
+/** Nest's pipe, whose strip of prototype keys remembers what free-form values were sent. */
+class BodyValidationPipe extends ValidationPipe {
+  protected override stripProtoKeys(value: unknown): void {
+    stripPrototypeKeys(value);
+  }
+}
+
+/**
+ * The global pipe: unknown fields rejected, payloads transformed into DTO instances, free-form
+ * values (`FreeForm`) kept with every key sent.
+ */
 export function createValidationPipe(): ValidationPipe {
   cacheValidationMetadata();
-  return new ValidationPipe({
+  return new BodyValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -1,4 +1,11 @@
-import { IsIsoDateTime, NestedObject, NestedObjects, NotEmpty, Required } from '@app/core';
+import {
+  FreeForm,
+  IsIsoDateTime,
+  NestedObject,
+  NestedObjects,
+  NotEmpty,
+  Required,
+} from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   BARCODE_FALLBACK_FORMATS,
@@ -385,6 +392,7 @@ export class PassMetadataDto {
   })
   @IsOptional()
   @IsObject()
+  @FreeForm()
   localizations?: PassLocalizations;
 }
 

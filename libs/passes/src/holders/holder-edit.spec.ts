@@ -1,5 +1,6 @@
 import { editHolder, fieldValueProblems, mergeFieldValues } from './holder-edit';
 import { Holder } from './holder.entity';
+import { mergeAttributes } from './holder-targeting';
 
 const CHANGED = new Date('2026-03-01T10:00:05.400Z');
 const NOW = new Date('2026-03-01T10:00:05.900Z');
@@ -89,6 +90,41 @@ describe('mergeFieldValues', () => {
     expect(mergeFieldValues({ a: '1' }, null)).toEqual({});
     const current = { a: '1' };
     expect(mergeFieldValues(current, undefined)).toBe(current);
+  });
+});
+
+describe('keys named like members of Object.prototype', () => {
+  const sent = (json: string) => JSON.parse(json) as Record<string, unknown>;
+
+  it('merge as any other key, and a key __proto__ is only a key', () => {
+    const values = mergeFieldValues(
+      { constructor: '1', valueOf: '2' },
+      sent('{"toString": "3", "__proto__": "4", "valueOf": null}'),
+    );
+    expect(Object.keys(values)).toEqual(['constructor', 'toString', '__proto__']);
+    expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
+
+    const attributes = mergeAttributes(
+      { valueOf: 1, hasOwnProperty: true },
+      sent('{"valueOf": null, "__proto__": {"polluted": true}, "isPrototypeOf": "x"}'),
+    );
+    expect(Object.keys(attributes)).toEqual(['hasOwnProperty', '__proto__', 'isPrototypeOf']);
+    expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
+    expect((attributes as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('are set and removed by an edit like any other', () => {
+    const set = editHolder(holder(), { attributes: { constructor: 'x', toString: 2 } }, 'a', NOW);
+    if (set.kind !== 'changed') throw new Error(set.kind);
+    expect(set.written.attributes).toEqual({ city: 'Zurich', constructor: 'x', toString: 2 });
+    const removed = editHolder(
+      holder({ attributes: { constructor: 'x' } }),
+      { attributes: { constructor: null } },
+      'a',
+      NOW,
+    );
+    if (removed.kind !== 'changed') throw new Error(removed.kind);
+    expect(removed.written.attributes).toEqual({});
   });
 });
 

@@ -136,19 +136,22 @@ export function targetingOf(
   };
 }
 
-/** `current` with `input` merged in by key: a string sets its key, anything else removes it. */
+/**
+ * `current` with `input` merged in by key: a string sets its key, anything else removes it.
+ * Merged as attributes are (`mergeAttributes`): a face field's key may be any name.
+ */
 export function mergeFieldValues(
   current: HolderFieldValues,
   input: Readonly<Record<string, unknown>> | null | undefined,
 ): HolderFieldValues {
   if (input === undefined) return current;
   if (input === null) return {};
-  const merged: HolderFieldValues = { ...current };
+  const merged = new Map(Object.entries(current));
   for (const [key, value] of Object.entries(input)) {
-    if (typeof value === 'string') merged[key] = value;
-    else delete merged[key];
+    if (typeof value === 'string') merged.set(key, value);
+    else merged.delete(key);
   }
-  return merged;
+  return Object.fromEntries(merged);
 }
 
 export const sameVisible = (a: HolderVisible, b: HolderVisible): boolean =>

@@ -156,11 +156,15 @@ function readHeader(header: CsvRecord, fieldKeys: readonly string[]): Map<string
   return columns;
 }
 
-/** A CSV line as the JSON row it stands for: cells trimmed, an empty cell not set. */
+/**
+ * A CSV line as the JSON row it stands for: cells trimmed, an empty cell not set. Field values
+ * and attributes are gathered as entries: their keys are the file's (a face field may be keyed
+ * `constructor`), never assigned into an object.
+ */
 function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
-  const fieldValues: Record<string, string> = {};
-  const attributes: Record<string, unknown> = {};
+  const fieldValues: [string, string][] = [];
+  const attributes: [string, unknown][] = [];
   const passengerName: Record<string, string> = {};
   for (const [name, index] of columns) {
     const cell = record.fields[index].trim();
@@ -168,7 +172,7 @@ function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<str
       // The cell lists the holder's tags: an empty one, none.
       plain.tags = cell === '' ? [] : cell.split('|').map((tag) => tag.trim());
     } else if (name.startsWith(CSV_ATTRIBUTE_PREFIX)) {
-      attributes[name.slice(CSV_ATTRIBUTE_PREFIX.length)] = attributeCell(cell);
+      attributes.push([name.slice(CSV_ATTRIBUTE_PREFIX.length), attributeCell(cell)]);
     } else if (cell === '') {
       continue;
     } else if (isPassengerColumn(name)) {
@@ -176,11 +180,11 @@ function toPlainRow(record: CsvRecord, columns: Map<string, number>): Record<str
     } else if ((CSV_FIXED_COLUMNS as readonly string[]).includes(name)) {
       plain[name] = cell;
     } else {
-      fieldValues[name] = cell;
+      fieldValues.push([name, cell]);
     }
   }
-  if (Object.keys(fieldValues).length > 0) plain.fieldValues = fieldValues;
-  if (Object.keys(attributes).length > 0) plain.attributes = attributes;
+  if (fieldValues.length > 0) plain.fieldValues = Object.fromEntries(fieldValues);
+  if (attributes.length > 0) plain.attributes = Object.fromEntries(attributes);
   // Either name alone is a row's problem (the other one "must not be null").
   if (Object.keys(passengerName).length > 0) plain.passengerName = passengerName;
   return plain;

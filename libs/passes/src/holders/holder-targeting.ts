@@ -69,18 +69,21 @@ export function attributeProblems(
   return problems;
 }
 
-/** `current` with `changes` merged in by key; a null value removes its key. */
+/**
+ * `current` with `changes` merged in by key; a null value removes its key. Merged in a Map and
+ * made an object of own entries: a key is only ever a key (`constructor`, even `__proto__`).
+ */
 export function mergeAttributes(
   current: HolderAttributes,
   changes: Readonly<Record<string, unknown>> | null | undefined,
 ): HolderAttributes {
   if (changes === undefined || changes === null) return current;
-  const merged: HolderAttributes = { ...current };
+  const merged = new Map(Object.entries(current));
   for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value as AttributeValue;
+    if (value === null) merged.delete(key);
+    else merged.set(key, value as AttributeValue);
   }
-  return merged;
+  return Object.fromEntries(merged);
 }
 
 /** The merged attributes' problem when there are too many keys (after the merge). */

@@ -612,7 +612,9 @@ function refusedRow(row: ImportRow, problems: Record<string, string>): never {
  */
 function importEdit(current: Holder, input: HolderInputDto): HolderEdit {
   const visible = visibleOf(input);
-  const dropped = Object.keys(current.fieldValues).filter((key) => !(key in visible.fieldValues));
+  const dropped = Object.keys(current.fieldValues).filter(
+    (key) => !Object.hasOwn(visible.fieldValues, key),
+  );
   return {
     ...visible,
     fieldValues: {

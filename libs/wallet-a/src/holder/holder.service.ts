@@ -1,5 +1,6 @@
 import { APP_CONFIG, EntityRows, NotFoundError, type AppConfig } from '@app/core';
 import {
+  fieldTexts,
   GoogleSaveLinks,
   Holder,
   HolderBundlesService,
@@ -279,11 +280,10 @@ function localizedFace(
   texts: PassLocalization,
   holderValues: Record<string, string>,
 ): PassFace {
-  const fields = texts.fields;
-  if (fields === undefined) return face;
+  if (texts.fields === undefined) return face;
   const localize = (list: PassFace['headerFields']) =>
     list.map((field) => {
-      const translated = fields[field.key];
+      const translated = fieldTexts(texts, field.key);
       if (translated === undefined) return field;
       const own = Object.prototype.hasOwnProperty.call(holderValues, field.key);
       return {

@@ -1,5 +1,5 @@
 import { displayText } from '@app/core';
-import type { PassLocalizations } from '@app/passes';
+import { fieldTexts, type PassLocalizations } from '@app/passes';
 
 /** The parts of a built pass.json whose texts a `pass.strings` file translates. */
 interface BuiltPassJson {
@@ -57,7 +57,7 @@ export function buildPassStrings(
     add(passJson.description, texts.description);
     add(passJson.organizationName, texts.organizationName);
     for (const field of fields) {
-      const translated = typeof field.key === 'string' ? texts.fields?.[field.key] : undefined;
+      const translated = typeof field.key === 'string' ? fieldTexts(texts, field.key) : undefined;
       if (translated === undefined) continue;
       add(field.label, translated.label);
       if (!ownValueKeys.has(field.key as string)) add(field.value, translated.value);

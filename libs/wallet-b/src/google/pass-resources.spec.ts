@@ -139,6 +139,20 @@ describe('WalletB resources of every kind of pass', () => {
     });
   });
 
+  it("shows a holder's own values of fields keyed like Object.prototype members, and no others", () => {
+    const metadata = KIND_FIXTURES.storeCard.metadata;
+    const pass = passOf({
+      ...metadata,
+      secondaryFields: [
+        { key: 'constructor', label: 'Level', value: 'Basic' },
+        { key: 'toString', label: 'Note', value: '-' },
+      ],
+    });
+    expect(holderObjectOf(pass, holderOf({ constructor: 'Gold' })).textModulesData).toEqual([
+      { id: 'constructor', header: 'Level', body: 'Gold' },
+    ]);
+  });
+
   it("hands Smart Tap terminals the holder's own NFC message, ASCII only, and nothing without NFC", () => {
     const pass = kindPass('storeCard');
     expect(holderObjectOf(pass, holderOf({})).smartTapRedemptionValue).toBe('MEMBER-0001');

@@ -1,6 +1,7 @@
 import { displayTextDeep } from '@app/core';
 import {
   barcodeFormatsFor,
+  fieldTexts,
   isGs1Number,
   passKindOf,
   shownNfcMessage,
@@ -87,11 +88,11 @@ export function holderSerialFromObjectId(issuerId: string, objectId: string): st
 function textModule(pass: Pass, field: FieldDto, holderValue?: string): TextModuleData {
   const body = holderValue ?? field.value;
   const header = field.label
-    ? translated(pass, field.label, (texts) => texts.fields?.[field.key]?.label)
+    ? translated(pass, field.label, (texts) => fieldTexts(texts, field.key)?.label)
     : undefined;
   const value =
     holderValue === undefined
-      ? translated(pass, body, (texts) => texts.fields?.[field.key]?.value)
+      ? translated(pass, body, (texts) => fieldTexts(texts, field.key)?.value)
       : undefined;
   return {
     id: field.key,
@@ -345,7 +346,7 @@ export function buildHolderObjectContent(
         ...shared,
         state: holder.status === 'Voided' ? 'EXPIRED' : shared.state,
         textModulesData: faceFields(pass)
-          .filter((field) => holder.fieldValues[field.key] !== undefined)
+          .filter((field) => Object.hasOwn(holder.fieldValues, field.key))
           .map((field) => textModule(pass, field, holder.fieldValues[field.key])),
       },
       pass,

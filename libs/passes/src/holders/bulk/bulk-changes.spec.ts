@@ -32,7 +32,7 @@ function problems(input: BulkChangeInput): Record<string, string> {
   return readBulkChanges(PASS, input).problems ?? {};
 }
 
-describe('addText / addValue: sums without binary noise', () => {
+describe('addText / addValue: exact sums', () => {
   it.each([
     ['0.1', 0.2, '0.3'],
     ['1200', 50, '1250'],
@@ -42,25 +42,53 @@ describe('addText / addValue: sums without binary noise', () => {
     ['0.1', -0.1, '0.0'],
     [' 7 ', 1, '8'],
     ['1', 1e-7, '1.0000001'],
+    ['9007199254740993', 1, '9007199254740994'],
+    ['0', 1e21, '1000000000000000000000'],
+    ['1000000000000000000000', 1, '1000000000000000000001'],
+    ['0.1', 1e-30, '0.100000000000000000000000000001'],
   ])('%s + %d = %s', (text, by, sum) => {
     expect(addText(text, by)).toBe(sum);
   });
 
   it('refuses what is no decimal number', () => {
-    for (const text of ['', 'lots', '1e3', '0x10', '2026-01-01T00:00:00Z', 'NaN', '1,5']) {
+    for (const text of ['', 'lots', '1e3', '1e+21', '0x10', '2026-01-01T00:00:00Z', 'NaN', '1,5']) {
       expect(addText(text, 1)).toBeNull();
     }
   });
 
-  it('adds to numbers and decimal texts of attributes, as a number', () => {
+  it('writes no sum of more than 30 digits before the point', () => {
+    expect(addText('9'.repeat(30), 1)).toBeNull();
+    expect(addText('-' + '9'.repeat(30), -1)).toBeNull();
+    expect(addText('9'.repeat(29), 1)).toBe('1' + '0'.repeat(29));
+  });
+
+  it('adds to numbers and decimal texts of attributes: a number when one holds the sum', () => {
     expect(addValue(0.1, 0.2)).toBe(0.3);
     expect(addValue(2, 1)).toBe(3);
     expect(addValue('12', 1)).toBe(13);
+    expect(addValue('12.50', 1)).toBe(13.5);
     expect(addValue(-0.1, 0.1)).toBe(0);
     expect(Object.is(addValue(-0.1, 0.1), -0)).toBe(false);
     expect(addValue(true, 1)).toBeNull();
     expect(addValue('x', 1)).toBeNull();
+  });
+
+  it('keeps a sum no number holds exactly as its decimal text, which audiences read as a number', () => {
+    expect(addValue(Number.MAX_SAFE_INTEGER, 2)).toBe('9007199254740993');
+    expect(addValue(Number.MAX_SAFE_INTEGER, 1)).toBe('9007199254740992');
+    expect(addValue('9007199254740993', 1)).toBe('9007199254740994');
+    expect(addValue(1e21, 1)).toBe('1000000000000000000001');
+    expect(addValue(1e20, 1e20)).toBe('200000000000000000000');
+    expect(addValue(0.1, 1e-20)).toBe('0.10000000000000000001');
+    // Back within what a number holds: a number again.
+    expect(addValue('9007199254740994', -9007199254740000)).toBe(994);
+  });
+
+  it('leaves a value or a sum beyond 30 digits before or after the point', () => {
     expect(addValue(Number.MAX_VALUE, Number.MAX_VALUE)).toBeNull();
+    expect(addValue(1e30, 1)).toBeNull();
+    expect(addValue(1e-40, 1)).toBeNull();
+    expect(addValue('9'.repeat(30), 1)).toBeNull();
   });
 });
 
@@ -110,6 +138,13 @@ describe('readBulkChanges', () => {
     });
   });
 
+  it('refuses an increment that has no decimal text (more than 30 digits before or after)', () => {
+    expect(
+      Object.keys(problems({ increment: { points: 1e30, visits: 1e-31, tier: 5e-324 } })),
+    ).toEqual(['increment.points', 'increment.visits', 'increment.tier']);
+    expect(problems({ increment: { points: 1e29, visits: 1e-30, spend: -123.456 } })).toEqual({});
+  });
+
   it('wants at least one change, and objects for set.fieldValues and set.attributes', () => {
     expect(Object.keys(problems({}))).toEqual(['set']);
     expect(Object.keys(problems({ set: {}, addTags: [], increment: {} }))).toEqual(['set']);
@@ -145,6 +180,26 @@ describe('bulkEdit', () => {
     expect(bulkEdit(change, holder({ fieldValues: { points: '10' } }), DEFAULTS)).toEqual({
       fieldValues: { points: '15', balance: '0.3' },
     });
+  });
+
+  it('adds exactly, and leaves a holder whose sum would have more than 30 digits', () => {
+    const change = changes({ increment: { points: 1, visits: 1 } });
+    expect(
+      bulkEdit(
+        change,
+        holder({
+          fieldValues: { points: '9007199254740993' },
+          attributes: { visits: Number.MAX_SAFE_INTEGER },
+        }),
+        DEFAULTS,
+      ),
+    ).toEqual({
+      fieldValues: { points: '9007199254740994' },
+      attributes: { visits: '9007199254740992' },
+    });
+    expect(
+      bulkEdit(change, holder({ fieldValues: { points: '9'.repeat(30) } }), DEFAULTS),
+    ).toBeNull();
   });
 
   it('leaves a holder whose value to increment is no number (null)', () => {

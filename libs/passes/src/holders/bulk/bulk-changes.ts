@@ -1,4 +1,12 @@
-import { decimalNumber } from '@app/core';
+import {
+  addDecimals,
+  exactNumber,
+  formatDecimal,
+  MAX_FRACTION_DIGITS,
+  MAX_INTEGER_DIGITS,
+  numberDecimal,
+  parseDecimal,
+} from '@app/core';
 import type { Pass } from '@app/passes/entities/pass.entity';
 import { faceFieldsOf } from '@app/passes/pass-kinds';
 import { fieldValueProblems, holderFieldKeys, notAFieldOf, type HolderEdit } from '../holder-edit';
@@ -43,11 +51,18 @@ export interface BulkChanges {
   };
   addTags: string[];
   removeTags: string[];
-  /** Face fields of the pass to add to, by key. */
+  /**
+   * Face fields of the pass to add to, by key. Each number is added as its shortest decimal
+   * text (`numberDecimal`: 0.1 adds 0.1, not its binary expansion).
+   */
   incrementFields: Record<string, number>;
-  /** Attributes to add to, by key. */
+  /** Attributes to add to, by key (added as the field increments are). */
   incrementAttributes: Record<string, number>;
 }
+
+const INCREMENT_DIGITS =
+  `must have at most ${MAX_INTEGER_DIGITS} digits before the decimal point and ` +
+  `${MAX_FRACTION_DIGITS} after it (a sum is written as a decimal text)`;
 
 const ONE_TARGET = `give one of ${BULK_TARGETS.join(', ')}`;
 
@@ -69,8 +84,9 @@ export function bulkTargetProblems(
  * by its path: `set.fieldValues.<key>` (a face field of the pass, a text of at most 2,000, or
  * null: back to the pass's value), `set.attributes.<key>` (the attribute rules, null removes),
  * `addTags.<i>` / `removeTags.<i>` (the tag rules; one tag not both added and removed),
- * `increment.<key>` (a finite number; a face field of the pass if it is one, else an attribute
- * key; not also in `set`), and `set` when nothing would change.
+ * `increment.<key>` (a finite number of at most 30 digits before the point and 30 after it, as
+ * JavaScript writes it, so that it adds exactly; a face field of the pass if it is one, else an
+ * attribute key; not also in `set`), and `set` when nothing would change.
  */
 export function readBulkChanges(
   pass: Pick<Pass, 'passMetadata'>,
@@ -105,8 +121,10 @@ export function readBulkChanges(
   removeTags.forEach((tag, index) => {
     if (addTags.includes(tag)) problems[`removeTags.${index}`] ??= 'is also in addTags';
   });
-  const incrementFields: Record<string, number> = {};
-  const incrementAttributes: Record<string, number> = {};
+  // Entries, not objects assigned into: every key is the client's (a face field may be keyed
+  // `constructor`).
+  const incrementFields: [string, number][] = [];
+  const incrementAttributes: [string, number][] = [];
   const setKeys = new Set([
     ...Object.keys(set.fieldValues ?? {}),
     ...Object.keys(set.attributes ?? {}),
@@ -115,12 +133,14 @@ export function readBulkChanges(
     const at = `increment.${key}`;
     if (typeof by !== 'number' || !Number.isFinite(by)) {
       problems[at] = 'must be a finite number';
+    } else if (formatDecimal(numberDecimal(by)!) === null) {
+      problems[at] = INCREMENT_DIGITS;
     } else if (setKeys.has(key)) {
       problems[at] = 'is also in set: change a key one way only';
     } else if (keys.includes(key)) {
-      incrementFields[key] = by;
+      incrementFields.push([key, by]);
     } else if (ATTRIBUTE_KEY_PATTERN.test(key)) {
-      incrementAttributes[key] = by;
+      incrementAttributes.push([key, by]);
     } else {
       problems[at] =
         `${notAFieldOf(keys)}; nor is it an attribute key (keys match ${ATTRIBUTE_KEY_PATTERN.source})`;
@@ -139,8 +159,8 @@ export function readBulkChanges(
     },
     addTags: normalTags(addTags as string[]),
     removeTags: normalTags(removeTags as string[]),
-    incrementFields,
-    incrementAttributes,
+    incrementFields: Object.fromEntries(incrementFields),
+    incrementAttributes: Object.fromEntries(incrementAttributes),
   };
   if (!changesAnything(changes)) {
     return { problems: { set: 'give at least one change: set, addTags, removeTags or increment' } };
@@ -181,9 +201,10 @@ export function fieldDefaultsOf(pass: Pick<Pass, 'passMetadata'>): ReadonlyMap<s
 /**
  * What a bulk change makes of one holder, as a PATCH body would say it (then applied by
  * `editHolder`, exactly as a PATCH): `set` as given, tags added and removed, and each value to
- * increment replaced by its sum. `null` when a value to increment is not a number (the holder's
- * own value, else the pass's for a face field; an attribute the holder lacks is no number), or
- * the sum is not finite: the holder is then left as it is.
+ * increment replaced by its exact sum (`addText`, `addValue`). `null` when a value to increment
+ * is not a number (the holder's own value, else the pass's for a face field; an attribute the
+ * holder lacks is no number), or the sum has no decimal text (more than 30 digits before or
+ * after the point): the holder is then left as it is rather than given a wrong value.
  *
  * `fieldDefaults` are the pass's face fields now; a `set` field value whose field the pass no
  * longer has is left out (PATCH would refuse it), and so is its increment.
@@ -194,9 +215,10 @@ export function bulkEdit(
   fieldDefaults: ReadonlyMap<string, string>,
 ): HolderEdit | null {
   const edit: HolderEdit = {};
-  const fieldValues: Record<string, string | null> = {};
+  // Maps: keys are the client's, and a holder's values are read by own key only.
+  const fieldValues = new Map<string, string | null>();
   for (const [key, value] of Object.entries(changes.set.fieldValues ?? {})) {
-    if (fieldDefaults.has(key)) fieldValues[key] = value;
+    if (fieldDefaults.has(key)) fieldValues.set(key, value);
   }
   for (const [key, by] of Object.entries(changes.incrementFields)) {
     if (!fieldDefaults.has(key)) continue;
@@ -205,18 +227,18 @@ export function bulkEdit(
       : fieldDefaults.get(key)!;
     const sum = addText(text, by);
     if (sum === null) return null;
-    fieldValues[key] = sum;
+    fieldValues.set(key, sum);
   }
-  if (Object.keys(fieldValues).length > 0) edit.fieldValues = fieldValues;
+  if (fieldValues.size > 0) edit.fieldValues = Object.fromEntries(fieldValues);
 
-  const attributes: Record<string, AttributeValue | null> = { ...changes.set.attributes };
+  const attributes = new Map(Object.entries(changes.set.attributes ?? {}));
   for (const [key, by] of Object.entries(changes.incrementAttributes)) {
     const current = Object.hasOwn(holder.attributes, key) ? holder.attributes[key] : undefined;
     const sum = current === undefined ? null : addValue(current, by);
     if (sum === null) return null;
-    attributes[key] = sum;
+    attributes.set(key, sum);
   }
-  if (Object.keys(attributes).length > 0) edit.attributes = attributes;
+  if (attributes.size > 0) edit.attributes = Object.fromEntries(attributes);
 
   if (changes.set.barcodeText !== undefined) edit.barcodeText = changes.set.barcodeText;
   if (changes.addTags.length > 0 || changes.removeTags.length > 0) {
@@ -226,59 +248,34 @@ export function bulkEdit(
   return edit;
 }
 
-/** toFixed's bound: a sum is never written with more decimals than this. */
-const MAX_DECIMALS = 100;
-
 /**
- * `text + by` as text, when `text` is a decimal number (the rule audiences compare by): with as
- * many decimals as the more precise of the two, so binary noise never shows (0.1 + 0.2 is
- * "0.3") and a value's own precision stays ("12.50" + 1 is "13.50"). Null when `text` is no
- * number or the sum is not finite.
+ * `text + by` as text, when `text` is a decimal number (the rule audiences compare by), added
+ * exactly: with as many decimals as the more precise of the two, so a value's own precision
+ * stays ("12.50" + 1 is "13.50") and binary noise never shows (0.1 + 0.2 is "0.3"). Null when
+ * `text` is no decimal number or the sum is none (more than 30 digits before the point).
  */
 export function addText(text: string, by: number): string | null {
-  const value = decimalNumber(text);
-  if (value === null) return null;
-  const decimals = Math.max(text.trim().split('.')[1]?.length ?? 0, decimalsOf(by));
-  return roundedSum(value, by, decimals)?.text ?? null;
+  const value = parseDecimal(text);
+  const operand = numberDecimal(by);
+  if (value === null || operand === null) return null;
+  return formatDecimal(addDecimals(value, operand));
 }
 
 /**
- * An attribute's `value + by` as a number, when the value is a number or a text that is a
- * decimal number (as audiences compare it), without binary noise. Null otherwise: a boolean, a
- * text that is no number, a sum that is not finite.
+ * An attribute's `value + by`, when the value is a number or a text that is a decimal number
+ * (as audiences compare it), added exactly: a number when a JSON number holds the sum exactly
+ * (`exactNumber`: a safe integer, or a fraction whose shortest text is the sum), else the sum's
+ * decimal text (9007199254740991 + 2 is "9007199254740993"), which audiences still read as that
+ * number. Null otherwise: a boolean, a text that is no number, a value or a sum beyond a decimal
+ * text's 30 digits before or after the point.
  */
-export function addValue(value: AttributeValue, by: number): number | null {
+export function addValue(value: AttributeValue, by: number): AttributeValue | null {
   if (typeof value === 'boolean') return null;
-  if (typeof value === 'string') {
-    const number = decimalNumber(value);
-    if (number === null) return null;
-    const decimals = Math.max(value.trim().split('.')[1]?.length ?? 0, decimalsOf(by));
-    return roundedSum(number, by, decimals)?.value ?? null;
-  }
-  return roundedSum(value, by, Math.max(decimalsOf(value), decimalsOf(by)))?.value ?? null;
-}
-
-/**
- * The sum rounded to `decimals`: the exact decimal sum whenever both operands have at most that
- * many decimals and fifteen significant digits (the error of the binary sum is far below half
- * the last decimal).
- */
-function roundedSum(
-  a: number,
-  b: number,
-  decimals: number,
-): { value: number; text: string } | null {
-  const places = Math.min(decimals, MAX_DECIMALS);
-  const sum = a + b;
-  if (!Number.isFinite(sum)) return null;
-  // Through Number: -0 (a tiny negative error rounded away) is written as 0.
-  const value = Number(sum.toFixed(places)) + 0;
-  return { value, text: value.toFixed(places) };
-}
-
-/** Decimals of a number as JavaScript writes it (1e-7 has 7, 1.5e-7 has 8, 1e21 has none). */
-function decimalsOf(number: number): number {
-  const [mantissa, exponent = '0'] = String(number).toLowerCase().split('e');
-  const fraction = mantissa.split('.')[1]?.length ?? 0;
-  return Math.max(0, fraction - Number(exponent));
+  const current = typeof value === 'number' ? numberDecimal(value) : parseDecimal(value);
+  const operand = numberDecimal(by);
+  if (current === null || operand === null) return null;
+  const sum = addDecimals(current, operand);
+  const text = formatDecimal(sum);
+  if (text === null) return null;
+  return exactNumber(sum) ?? text;
 }

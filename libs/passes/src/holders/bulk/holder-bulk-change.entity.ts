@@ -48,7 +48,11 @@ export class HolderBulkChange extends Leased(WorkspaceOwnedEntity) {
   @Column({ type: 'int', default: 0 })
   updated!: number;
 
-  /** Holders left alone: Voided, a value to increment that is not a number, too many tags. */
+  /**
+   * Holders left alone: Voided, a value to increment that is not a number or whose sum has no
+   * decimal text (more than 30 digits before or after the point), too many tags or attributes.
+   * Which of these is not kept per holder.
+   */
   @Column({ type: 'int', default: 0 })
   skipped!: number;
 

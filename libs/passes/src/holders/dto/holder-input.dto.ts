@@ -1,15 +1,16 @@
 import {
   flattenValidationErrors,
+  FreeForm,
   ID_PATTERN,
   IsIsoDateTime,
   MUST_NOT_BE_NULL,
   NestedObject,
   NotEmpty,
+  plainToDto,
   ReadOnly,
   Required,
 } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { plainToInstance } from 'class-transformer';
 import {
   IsArray,
   IsObject,
@@ -108,6 +109,7 @@ export class HolderInputDto extends HolderReadOnlyFields {
   })
   @IsOptional()
   @IsObject()
+  @FreeForm()
   fieldValues?: Record<string, unknown> | null;
 
   @ApiPropertyOptional({
@@ -211,6 +213,7 @@ export class HolderInputDto extends HolderReadOnlyFields {
   })
   @IsOptional()
   @IsObject()
+  @FreeForm()
   attributes?: Record<string, unknown> | null;
 }
 
@@ -229,7 +232,7 @@ export function validateHolderInput(
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { errors: { '': 'must be an object' } };
   }
-  const input = plainToInstance(HolderInputDto, plain);
+  const input = plainToDto(HolderInputDto, plain);
   const problems = validateSync(input, {
     whitelist: true,
     forbidNonWhitelisted: true,

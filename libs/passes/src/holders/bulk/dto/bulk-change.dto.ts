@@ -1,4 +1,11 @@
-import { ID_PATTERN, MUST_BE_OBJECT, MUST_NOT_BE_EMPTY, NestedObject, ReadOnly } from '@app/core';
+import {
+  FreeForm,
+  ID_PATTERN,
+  MUST_BE_OBJECT,
+  MUST_NOT_BE_EMPTY,
+  NestedObject,
+  ReadOnly,
+} from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -51,6 +58,7 @@ export class BulkSetDto {
   // Absent is fine; null is refused (it would clear every value, which no bulk change means).
   @ValidateIf((_object, value) => value !== undefined)
   @IsObject({ message: MUST_BE_OBJECT })
+  @FreeForm()
   fieldValues?: Record<string, unknown>;
 
   @ApiPropertyOptional({
@@ -65,6 +73,7 @@ export class BulkSetDto {
   })
   @ValidateIf((_object, value) => value !== undefined)
   @IsObject({ message: MUST_BE_OBJECT })
+  @FreeForm()
   attributes?: Record<string, unknown>;
 
   @ApiPropertyOptional({
@@ -162,14 +171,21 @@ export class CreateBulkChangeDto extends BulkChangeReadOnlyFields {
     additionalProperties: { type: 'number' },
     example: { points: 50 },
     description:
-      'Numbers added, by key: a face field of the pass if the key is one (its text, the ' +
-      "holder's own or else the pass's, must be a decimal number; the sum is written as text " +
-      'with the decimals of the more precise of the two), else an attribute (a number, or a ' +
-      'text that is a decimal number; the sum is a number). A holder whose value is no number is ' +
-      'left as it is and counted in `skipped`. A key may not also be in `set`.',
+      'Numbers added exactly, by key. Each is read as the shortest decimal that is the same ' +
+      'JSON number (0.1 adds 0.1) and may have at most 30 digits before the decimal point and ' +
+      '30 after it. A face field of the pass if the key is one: its text (the holder’s own, ' +
+      'else the pass’s) must be a decimal number (up to 30 digits, then optionally a point and ' +
+      'up to 30 more); the sum is written as such a text, never in exponent form, with the ' +
+      'decimals of the more precise of the two. Else an attribute (a number, or a text that is ' +
+      'a decimal number): the sum is a number when a JSON number holds it exactly (a safe ' +
+      'integer, or a fraction whose shortest form is the sum), else its decimal text, which ' +
+      'audiences compare as that number. A holder whose value is no number, or whose sum would ' +
+      'have more than 30 digits before the point, is left as it is and counted in `skipped`. A ' +
+      'key may not also be in `set`.',
   })
   @IsOptional()
   @IsObject({ message: MUST_BE_OBJECT })
+  @FreeForm()
   increment?: Record<string, unknown>;
 }
 
@@ -200,8 +216,9 @@ export class BulkChangeResponse {
   @ApiProperty({
     example: 18,
     description:
-      'Holders left alone: Voided, a value to increment that is no number, or more than 50 tags ' +
-      'or attributes after the change.',
+      'Holders left alone: Voided, a value to increment that is no number or whose sum would ' +
+      'have more than 30 digits before or after the point, or more than 50 tags or attributes ' +
+      'after the change.',
   })
   skipped!: number;
   @ApiProperty({ nullable: true, type: String, example: null }) failureReason!: string | null;
