@@ -18,6 +18,10 @@ import {
  * network partition, packets dropped): every connection stays open and new ones are accepted,
  * but no byte goes through either way (they are swallowed, as dropped packets are);
  * `restore()` forwards again on the connections still open.
+ *
+ * `freeze()` stands for a server that stops without closing anything (SIGSTOP): connections stay
+ * open and new ones are accepted, and the bytes sent meanwhile are held, as the kernel holds
+ * them for a stopped process, and delivered in order on `restore()`.
  */
 export class TcpProxy {
   /** Connections forwarded, and connections reset at accept while cut. */
@@ -27,6 +31,9 @@ export class TcpProxy {
   private readonly pairs = new Set<{ client: Socket; upstream: Socket }>();
   private isCut = false;
   private isSilent = false;
+  private isFrozen = false;
+  /** Bytes held while frozen, per destination socket, in order. */
+  private readonly held = new Map<Socket, Buffer[]>();
 
   private constructor(
     private readonly targetHost: string,
@@ -68,9 +75,18 @@ export class TcpProxy {
     this.isSilent = true;
   }
 
+  freeze(): void {
+    this.isFrozen = true;
+  }
+
   restore(): void {
     this.isCut = false;
     this.isSilent = false;
+    this.isFrozen = false;
+    for (const [socket, chunks] of this.held) {
+      if (!socket.destroyed) for (const chunk of chunks) socket.write(chunk);
+    }
+    this.held.clear();
   }
 
   async close(): Promise<void> {
@@ -98,11 +114,16 @@ export class TcpProxy {
     client.once('close', drop);
     upstream.once('close', drop);
     // Not pipe(): bytes that arrive while silent are dropped, not delivered on restore.
-    client.on('data', (chunk: Buffer) => {
-      if (!this.isSilent) upstream.write(chunk);
-    });
-    upstream.on('data', (chunk: Buffer) => {
-      if (!this.isSilent) client.write(chunk);
-    });
+    client.on('data', (chunk: Buffer) => this.forward(upstream, chunk));
+    upstream.on('data', (chunk: Buffer) => this.forward(client, chunk));
+  }
+
+  private forward(to: Socket, chunk: Buffer): void {
+    if (this.isSilent) return;
+    if (this.isFrozen) {
+      this.held.set(to, [...(this.held.get(to) ?? []), chunk]);
+      return;
+    }
+    to.write(chunk);
   }
 }

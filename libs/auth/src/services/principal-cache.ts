@@ -156,6 +156,8 @@ export class PrincipalChanges implements OnApplicationBootstrap, OnApplicationSh
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       connectTimeout: 2000,
+      // A frozen Redis (open connection, no answer) fails a publish in 1 s, not never.
+      commandTimeout: 1000,
     });
     this.publisher.on('error', (error: unknown) => this.warn(error));
     // Subscribed by hand on every (re)connection, so that caching resumes only once Redis has

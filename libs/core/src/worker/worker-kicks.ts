@@ -92,6 +92,8 @@ export class RedisWorkerKicks {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       connectTimeout: 2000,
+      // A frozen Redis (open connection, no answer) fails a publish in 1 s, not never.
+      commandTimeout: 1000,
     });
     this.publisher.on('error', (error: unknown) => this.warn('publish', error));
     this.coalescer = new KickCoalescer((name) => this.publish(name), windowMs);
