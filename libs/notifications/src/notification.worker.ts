@@ -1,4 +1,5 @@
 import {
+  betweenBatches,
   APP_CONFIG,
   InvalidInputError,
   LeasedWorker,
@@ -200,9 +201,7 @@ export class NotificationWorker extends LeasedWorker<Notification> {
       if (step === null) return false;
       Object.assign(notification, step);
       if (step.audienceSize !== undefined) break;
-      // On SQLite every statement is synchronous: a turn of the event loop between batches
-      // lets the requests and timers of the process through.
-      await new Promise((resolve) => setImmediate(resolve));
+      await betweenBatches();
     }
     this.logger.log(
       { notificationId: notification.id, holders: notification.audienceSize },

@@ -1,4 +1,4 @@
-import { APP_CONFIG, withDatabaseTimeouts, type AppConfig } from '@app/core';
+import { betweenBatches, APP_CONFIG, withDatabaseTimeouts, type AppConfig } from '@app/core';
 import { AudiencesService, HolderChanges, type Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -168,8 +168,7 @@ export class WalletANotificationChannel implements NotificationChannel {
       if (step === null) return false;
       Object.assign(notification, step);
       if (step.preparedVersion !== undefined) return true;
-      // On SQLite every statement is synchronous: a turn of the event loop between batches.
-      await new Promise((resolve) => setImmediate(resolve));
+      await betweenBatches();
     }
   }
 

@@ -151,7 +151,7 @@ export class PassKitService {
    * Unknown serials and wrong tokens read the same (401), so serial numbers cannot be probed,
    * and count against the caller's IP: past `PASSKIT_REFUSED_PER_IP_PER_MINUTE` it is refused
    * (429) before anything is looked up. Devices with the right token are never limited, however
-   * many share an address (DESIGN.md §10).
+   * many share an address (docs/decisions.md, "PassKit web service").
    */
   private async authorised(
     passTypeId: string,

@@ -7,7 +7,7 @@ import type { Segment } from '../segment.entity';
 const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 
 export const AUDIENCE_DESCRIPTION =
-  'A condition tree (DESIGN.md §11). A node is exactly one of `{"all": [node, …]}`, ' +
+  'A condition tree. A node is exactly one of `{"all": [node, …]}`, ' +
   '`{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", ' +
   '<op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, ' +
   '`{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` ' +

@@ -1,4 +1,5 @@
 import {
+  betweenBatches,
   APP_CONFIG,
   DomainError,
   LeasedWorker,
@@ -133,9 +134,7 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
         if (live === null) return;
         current = live;
         Object.assign(change, await this.batch(change, current, ids));
-        // On SQLite every statement is synchronous: without a turn of the event loop between
-        // batches, a long change would hold up the requests and timers of its process.
-        await new Promise((resolve) => setImmediate(resolve));
+        await betweenBatches();
       }
       await this.end(change, current, 'Done', null);
       this.logger.log(
@@ -227,8 +226,7 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
       );
       Object.assign(change, step);
       if (step.status === 'Running') return { status: 'Running', matched: step.matched! };
-      // On SQLite every statement is synchronous: a turn of the event loop between batches.
-      await new Promise((resolve) => setImmediate(resolve));
+      await betweenBatches();
     }
   }
 
