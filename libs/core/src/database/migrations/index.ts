@@ -29,6 +29,7 @@ import { HolderBundles1764120000000 } from './1764120000000-holder-bundles';
 import { HolderNfcMessage1764130000000 } from './1764130000000-holder-nfc-message';
 import { DeviceLogVerified1764140000000 } from './1764140000000-device-log-verified';
 import { SnapshotCursors1764150000000 } from './1764150000000-snapshot-cursors';
+import { HolderIdBytes1764160000000 } from './1764160000000-holder-id-bytes';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   HolderNfcMessage1764130000000,
   DeviceLogVerified1764140000000,
   SnapshotCursors1764150000000,
+  HolderIdBytes1764160000000,
 ];
