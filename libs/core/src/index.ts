@@ -14,6 +14,7 @@ export * from './database/like';
 export * from './database/mysql-deadlines';
 export * from './database/schema-migrator';
 export * from './database/sqlite-driver';
+export * from './database/buffer-pool';
 export * from './database/costly-reads';
 export * from './errors/all-exceptions.filter';
 export * from './errors/domain-errors';

@@ -30,6 +30,13 @@ parentPort.on('message', ({ id, sql, params }) => {
 });
 `;
 
+/** A costly read ran past its deadline (503): the caller may say why its read is slow. */
+export class ReadDeadlineError extends UnavailableError {
+  constructor(readonly deadlineMs: number) {
+    super('The database did not answer in time');
+  }
+}
+
 interface Read {
   id: number;
   sql: string;
@@ -171,7 +178,7 @@ export class CostlyReads implements OnApplicationShutdown {
    * thread is left to finish the statement and a fresh one goes on.
    */
   private expire(read: Read): void {
-    this.settle(read, new UnavailableError('The database did not answer in time'));
+    this.settle(read, new ReadDeadlineError(this.deadlineMs));
     const at = this.waiting.indexOf(read);
     if (at !== -1) {
       this.waiting.splice(at, 1);

@@ -1,8 +1,12 @@
 import {
+  binaryBytes,
+  bufferPoolFit,
   InvalidInputError,
   NotFoundError,
   CostlyReads,
+  ReadDeadlineError,
   sqlDialect,
+  UnavailableError,
   type SqlDialect,
 } from '@app/core';
 import { Injectable } from '@nestjs/common';
@@ -35,6 +39,9 @@ export interface ResolvedAudience {
   audience: AudienceJson;
   segmentId: string | null;
 }
+
+/** The tables an audience is read from. */
+const TARGETING_TABLES = ['holder', 'holder_tag', 'holder_value'] as const;
 
 /** Holders written into `audience_member` per statement when a snapshot is taken. */
 const SNAPSHOT_SELECT = 'SELECT ?, h.id FROM holder h WHERE h.workspace_id = ? AND h.pass_id = ?';
@@ -141,16 +148,37 @@ export class AudiencesService {
       audiencePass(pass),
       this.dialect,
     );
-    const [row] = await this.reads.query<{
-      holders: number | string;
-      devices: number | string | null;
-      objects: number | string | null;
-    }>(sql, params);
+    const [row] = await this.reads
+      .query<{
+        holders: number | string;
+        devices: number | string | null;
+        objects: number | string | null;
+      }>(sql, params)
+      .catch(async (error: unknown) => {
+        throw error instanceof ReadDeadlineError ? await this.slowCount(error) : error;
+      });
     return {
       holders: Number(row.holders),
       walletADevices: Number(row.devices ?? 0),
       walletBObjects: Number(row.objects ?? 0),
     };
+  }
+
+  /**
+   * The 503 for a count past its deadline, which says so when the MySQL/MariaDB server is too
+   * small for the pass: with a buffer pool smaller than the holder tables, a count over a large
+   * pass reads most of them from disk every time (README, "Database and migrations").
+   */
+  private async slowCount(error: ReadDeadlineError): Promise<UnavailableError> {
+    if (!this.dialect.isMysql) return error;
+    const fit = await bufferPoolFit(this.dataSource, TARGETING_TABLES).catch(() => null);
+    if (fit === null || fit.poolBytes >= fit.tableBytes) return error;
+    return new UnavailableError(
+      `Counting this audience took longer than ${error.deadlineMs / 1000} s: the database ` +
+        `server's buffer pool (innodb_buffer_pool_size, ${binaryBytes(fit.poolBytes)}) is ` +
+        `smaller than the holder tables it reads (${binaryBytes(fit.tableBytes)}), so each ` +
+        'count reads them from disk. A server whose pool holds them counts in about a second.',
+    );
   }
 
   /**
