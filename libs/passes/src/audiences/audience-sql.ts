@@ -100,13 +100,32 @@ export function audienceSizeQuery(
     if (tables.length === 0 || !joined.includes(each)) where.push(compiler.compile(each));
   }
   return {
-    sql:
+    sql: probingSubqueries(
+      dialect,
       'SELECT COUNT(*) AS holders, ' +
-      "SUM(CASE WHEN h.status = 'Active' THEN h.apple_installed_count ELSE 0 END) AS devices, " +
-      "SUM(CASE WHEN h.status = 'Active' THEN h.google_installed_count ELSE 0 END) AS objects " +
-      `FROM ${from} WHERE ${where.join(' AND ')}`,
+        "SUM(CASE WHEN h.status = 'Active' THEN h.apple_installed_count ELSE 0 END) AS devices, " +
+        "SUM(CASE WHEN h.status = 'Active' THEN h.google_installed_count ELSE 0 END) AS objects " +
+        `FROM ${from} WHERE ${where.join(' AND ')}`,
+    ),
     params: compiler.params,
   };
+}
+
+/**
+ * One statement with an audience's condition, which MariaDB runs by probing each subquery's
+ * index per holder (`unique_subquery`) instead of materializing it. Over a large pass MariaDB
+ * otherwise copies the holder ids of each `IN (SELECT …)` under an `any` or a `not` into a
+ * temporary table, up to a million rows each, which outgrows `tmp_table_size` and goes to disk:
+ * over 1,000,000 holders the `any` of three tests took 17–25 s that way and 4–6 s by probing,
+ * `not` of an `all` 10–12 s and 2.1–2.8 s (BENCHMARKS.md, bench:audience); a snapshot batch,
+ * which wants 5,000 holders in id order, materialized the whole audience for each batch. The
+ * setting is MariaDB's (`SET STATEMENT … FOR`, in a comment that only MariaDB executes), for
+ * this statement only; MySQL and SQLite read a comment.
+ */
+export function probingSubqueries(dialect: SqlDialect, sql: string): string {
+  return dialect.isMysql
+    ? `/*M! SET STATEMENT optimizer_switch='materialization=off' FOR */ ${sql}`
+    : sql;
 }
 
 /** The conditions a holder must all pass: `all`s flattened, anything else as it is. */

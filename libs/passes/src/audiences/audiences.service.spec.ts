@@ -25,7 +25,7 @@ function timingOut(type: string, pool: number, tables: number) {
 }
 
 const pass = { id: 'pass-1', passMetadata: {} } as unknown as Pass;
-const gold = readAudience({ tag: 'gold' });
+const gold = readAudience({ tag: 'gold' }, null);
 
 describe('AudiencesService.size past its deadline', () => {
   it('says the server is too small when its buffer pool holds less than the holder tables', async () => {

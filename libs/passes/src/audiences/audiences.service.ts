@@ -21,6 +21,7 @@ import {
   audienceSizeQuery,
   audienceSql,
   audienceSqlNamed,
+  probingSubqueries,
   type AudiencePass,
   type SqlCondition,
 } from './audience-sql';
@@ -199,8 +200,11 @@ export class AudiencesService {
   ): Promise<{ last: string | null; done: boolean }> {
     const { sql, params } = this.where(pass, condition);
     const rows = await manager.query<{ id: string }[]>(
-      'SELECT h.id FROM holder h WHERE h.workspace_id = ? AND h.pass_id = ? AND h.id > ? ' +
-        `AND ${sql} ORDER BY h.id LIMIT ${Math.trunc(limit)}`,
+      probingSubqueries(
+        this.dialect,
+        'SELECT h.id FROM holder h WHERE h.workspace_id = ? AND h.pass_id = ? AND h.id > ? ' +
+          `AND ${sql} ORDER BY h.id LIMIT ${Math.trunc(limit)}`,
+      ),
       [pass.workspaceId, pass.id, after ?? '', ...params],
     );
     const ids = rows.map((row) => row.id);
