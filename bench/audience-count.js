@@ -575,6 +575,7 @@ async function main() {
   const fieldKeys = [...fieldDefaults.keys()];
   const url = `${service.base}/v1/wallet-pass/${pass.id}/audience`;
   /** One call: its time, and its answer, or null when the query outran the service's deadline. */
+  let said503 = false;
   const call = async (audience) => {
     let started;
     let response;
@@ -599,6 +600,8 @@ async function main() {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (response.status === 503) {
       // The service closed its connection; MariaDB may finish the statement all the same.
+      if (!said503) console.log(`first 503: ${JSON.parse(text).message}`);
+      said503 = true;
       return { ms, answer: null, overran: await finishedOnServer(connection, db.name) };
     }
     if (!response.ok) {
