@@ -126,7 +126,9 @@ export class CostlyReads implements OnApplicationShutdown {
   }
 
   private onPool(read: Read): void {
-    this.replica.query<unknown[]>(read.sql, read.params).then(
+    // A count the replica could not finish in time has had its 503: not run again on the primary.
+    const wanted = (): boolean => !read.settled;
+    this.replica.query<unknown[]>(read.sql, read.params, { wanted }).then(
       (rows) => this.finished(read, rows),
       (error: Error) => this.finished(read, error),
     );

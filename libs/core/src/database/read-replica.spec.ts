@@ -114,6 +114,16 @@ describe(`ReadReplica (${TEST_DB})`, () => {
   });
 
   (MYSQL ? it : it.skip)(
+    'leaves the primary alone when the caller no longer wants the answer',
+    async () => {
+      const reads = new ReadReplica(await withReplica());
+      await expect(
+        reads.query('SELECT source FROM newer', [], { wanted: () => false }),
+      ).rejects.toMatchObject({ driverError: { code: 'ER_NO_SUCH_TABLE' } });
+    },
+  );
+
+  (MYSQL ? it : it.skip)(
     'runs a read on the primary when the replica refuses connections',
     async () => {
       const closed = await closedPort();

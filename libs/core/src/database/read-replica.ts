@@ -24,9 +24,11 @@ const WARN_EVERY_MS = 60_000;
  * DB_ACQUIRE_TIMEOUT_MS; replica-pools.ts then leaves it out for 10 s, during which its reads go
  * to the other replicas or straight to the primary), a query past DB_QUERY_TIMEOUT_MS, a
  * connection lost, or a replica that refuses the query (a table or column of a migration it has
- * not applied yet). A read whose replica stops answering in its middle thus answers up to one
- * of those deadlines later, from the primary. An error of the read's own (a bad cursor) is
- * thrown as it is.
+ * not applied yet). A read whose replica stops answering thus answers up to one of those
+ * deadlines later, from the primary. A query past its deadline does not leave the replica out
+ * (a slow count is no outage): a replica gone silent costs the reads on its pooled connections
+ * one query deadline each, until the first new connection to it fails and it is left out. An
+ * error of the read's own (a bad cursor) is thrown as it is.
  */
 @Injectable()
 export class ReadReplica {
@@ -43,15 +45,20 @@ export class ReadReplica {
   /**
    * `work` with an entity manager on a replica's connection (its query builders and repositories
    * read there), or on the primary. On the replica's failure `work` runs again on the primary:
-   * it must only read, and build its queries anew each time.
+   * it must only read, and build its queries anew each time. `wanted`, if given, is asked first:
+   * false (its caller has stopped waiting, as CostlyReads' callers do at their deadline) leaves
+   * the primary alone and the replica's error is thrown.
    */
-  async read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async read<T>(
+    work: (manager: EntityManager) => Promise<T>,
+    { wanted }: { wanted?: () => boolean } = {},
+  ): Promise<T> {
     if (!this.configured) return work(this.dataSource.manager);
     const runner = this.dataSource.createQueryRunner('slave');
     try {
       return await work(runner.manager);
     } catch (error) {
-      if (error instanceof DomainError) throw error;
+      if (error instanceof DomainError || (wanted !== undefined && !wanted())) throw error;
       this.fellBack(error);
     } finally {
       await runner.release();
@@ -60,8 +67,8 @@ export class ReadReplica {
   }
 
   /** Rows of one SELECT, as {@link read} reads. */
-  query<T>(sql: string, params: unknown[]): Promise<T> {
-    return this.read((manager) => manager.query<T>(sql, params));
+  query<T>(sql: string, params: unknown[], options: { wanted?: () => boolean } = {}): Promise<T> {
+    return this.read((manager) => manager.query<T>(sql, params), options);
   }
 
   private fellBack(error: unknown): void {
