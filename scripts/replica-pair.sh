@@ -133,19 +133,25 @@ start() {
 }
 
 stop_dir() { # directory
-  local dir=$1 name pid
+  local dir=$1 name pids=() pid
   for name in replica primary; do
-    if [ -f "$dir/$name.process" ]; then
-      pid=$(cat "$dir/$name.process")
-      kill "$pid" 2> /dev/null || true
-      # A clean shutdown takes well under a second; one that hangs is killed.
-      for _ in $(seq 1 50); do
-        if ! kill -0 "$pid" 2> /dev/null; then break; fi
-        sleep 0.1
-      done
-      if kill -0 "$pid" 2> /dev/null; then kill -9 "$pid" 2> /dev/null || true; fi
-    fi
+    if [ -f "$dir/$name.process" ]; then pids+=("$(cat "$dir/$name.process")"); fi
   done
+  if [ "${#pids[@]}" -gt 0 ]; then
+    kill "${pids[@]}" 2> /dev/null || true
+    # A clean shutdown takes a second or two; one that hangs is killed after 10 s.
+    for _ in $(seq 1 100); do
+      local alive=0
+      for pid in "${pids[@]}"; do
+        if kill -0 "$pid" 2> /dev/null; then alive=1; fi
+      done
+      if [ "$alive" = 0 ]; then break; fi
+      sleep 0.1
+    done
+    for pid in "${pids[@]}"; do
+      if kill -0 "$pid" 2> /dev/null; then kill -9 "$pid" 2> /dev/null || true; fi
+    done
+  fi
   rm -rf "$dir"
 }
 
