@@ -3,6 +3,9 @@
 # then every unit and end-to-end test on SQLite, and again on MariaDB/MySQL when one answers.
 # Arguments go to each Jest run, to run a selection: `npm test -- test/holders.e2e-spec.ts`.
 #   TEST_MYSQL_URL  server for the MariaDB/MySQL run (default mysql://root@127.0.0.1:3306/test)
+#                   The MariaDB/MySQL run also starts a throw-away MariaDB primary and replica
+#                   (scripts/replica-pair.sh) for test/read-replicas.e2e-spec.ts, when the
+#                   selection holds it; without mariadbd on the machine that test is skipped.
 #   TEST_REDIS_URL  Redis for the shared rate-limit store test (default redis://127.0.0.1:6379)
 #   REQUIRE_MYSQL=1 fail instead of falling back to SQLite when the server is unreachable
 #   TEST_DATABASES  the runs, in order (default "sqlite mysql"; "sqlite" or "mysql" for one)
@@ -70,12 +73,35 @@ run_jest() { # dialect
 }
 JEST_SELECTION=("$@")
 
+# test/read-replicas.e2e-spec.ts needs a MariaDB primary and a replica of their own, on free
+# ports, from fresh data directories: started for the MariaDB/MySQL run when the selection holds
+# that test, stopped when this script ends.
+start_replica_pair() {
+  if [ -n "${REPLICA_PAIR_DIR:-}" ]; then return 0; fi
+  local selected assignments status=0
+  selected=$(npx jest --config jest.config.js --listTests "${JEST_SELECTION[@]}" 2> /dev/null) || true
+  if [[ "$selected" != *read-replicas.e2e-spec.ts* ]]; then return 0; fi
+  assignments=$(scripts/replica-pair.sh start) || status=$?
+  if [ "$status" -eq 0 ]; then
+    eval "$assignments"
+    trap 'scripts/replica-pair.sh stop' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+  elif [ "$status" -eq 3 ]; then
+    echo "(No MariaDB server binary here: test/read-replicas.e2e-spec.ts is skipped)"
+  else
+    echo "Could not start the MariaDB primary and replica (scripts/replica-pair.sh)" >&2
+    exit 1
+  fi
+}
+
 for database in "${DATABASES[@]}"; do
   if [ "$database" = sqlite ]; then
     echo "== tests on SQLite, Node.js $(node -v)"
     run_jest sqlite
   elif node scripts/reachable.js mysql "$TEST_MYSQL_URL"; then
     echo "== tests on MariaDB/MySQL ($TEST_MYSQL_URL), Node.js $(node -v)"
+    start_replica_pair
     run_jest mysql
   elif [ "${REQUIRE_MYSQL:-0}" = "1" ]; then
     echo "MariaDB/MySQL is not reachable at $TEST_MYSQL_URL and REQUIRE_MYSQL=1" >&2

@@ -27,7 +27,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(),
+        // Holder lists, audience sizes and statistics read from DB_READ_URLS' replicas, if any.
+        DatabaseModule.forRoot({ readReplicas: true }),
         SchedulerModule,
         RetentionModule,
         ServiceEventsModule,

@@ -28,6 +28,8 @@ export class WorkerModule {
       imports: [
         // A worker process always works, whatever WORKER_ENABLED says for API processes.
         ConfigModule.forRoot({ ...config, worker: { ...config.worker, enabled: true } }),
+        // The primary alone, never DB_READ_URLS' replicas: what a worker reads decides what it
+        // writes next (claims, leases, snapshots), which a lagging copy would get wrong.
         DatabaseModule.forRoot(),
         SchedulerModule,
         RetentionModule,

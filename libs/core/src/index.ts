@@ -16,6 +16,8 @@ export * from './database/schema-migrator';
 export * from './database/sqlite-driver';
 export * from './database/buffer-pool';
 export * from './database/costly-reads';
+export * from './database/read-replica';
+export * from './database/replica-pools';
 export * from './errors/all-exceptions.filter';
 export * from './errors/domain-errors';
 export * from './errors/error-body';

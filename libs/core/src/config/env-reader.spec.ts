@@ -31,4 +31,16 @@ describe('EnvReader', () => {
     expect(read.bool('F', true)).toBe(false);
     expect(read.list('L', [])).toEqual(['a', 'b']);
   });
+
+  it('reads a list of URLs, checking each one, and none when unset', () => {
+    const read = new EnvReader({ U: 'https://a/, https://b', V: 'https://c,ftp://d,nope' });
+    expect(read.urlList('U', ['https:'])).toEqual(['https://a', 'https://b']);
+    expect(read.urlList('W', ['https:'])).toEqual([]);
+    expect(read.problems).toEqual([]);
+    read.urlList('V', ['https:']);
+    expect(read.problems).toEqual([
+      'V must use https: (got "ftp://d")',
+      'V must be a URL (got "nope")',
+    ]);
+  });
 });

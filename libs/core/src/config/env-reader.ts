@@ -57,15 +57,12 @@ export class EnvReader {
   url(name: string, fallback: string | undefined, protocols: string[]): string | undefined {
     const raw = this.optional(name) ?? fallback;
     if (raw === undefined) return undefined;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) {
-        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${raw}")`);
-      }
-    } catch {
-      this.problems.push(`${name} must be a URL (got "${raw}")`);
-    }
-    return raw.replace(/\/+$/, '');
+    return this.checkedUrl(name, raw, protocols);
+  }
+
+  /** A comma-separated list of URLs, each checked as {@link url} checks one; unset: none. */
+  urlList(name: string, protocols: string[]): string[] {
+    return this.list(name, []).map((raw) => this.checkedUrl(name, raw, protocols));
   }
 
   /** A URL that has a default, hence always a value. */
@@ -82,6 +79,18 @@ export class EnvReader {
       .filter(Boolean);
     if (values.length === 0) this.problems.push(`${name} must list at least one value`);
     return values;
+  }
+
+  private checkedUrl(name: string, raw: string, protocols: string[]): string {
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${raw}")`);
+      }
+    } catch {
+      this.problems.push(`${name} must be a URL (got "${raw}")`);
+    }
+    return raw.replace(/\/+$/, '');
   }
 }
 

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { UnavailableError } from '../errors/domain-errors';
 import { sqliteDriver } from './sqlite-driver';
 import { CostlyReads } from './costly-reads';
+import { ReadReplica } from './read-replica';
 
 /** Counts to `n` in SQL: a statement that keeps SQLite busy for as long as asked. */
 const countTo = (n: number) =>
@@ -28,7 +29,7 @@ describe('CostlyReads', () => {
     const config = {
       database: { type: 'sqlite', path, migrateOnStart: false, queryMs: 300 },
     } as AppConfig;
-    reads = new CostlyReads(dataSource, config);
+    reads = new CostlyReads(new ReadReplica(dataSource), config);
   });
   afterAll(async () => {
     await reads.onApplicationShutdown();

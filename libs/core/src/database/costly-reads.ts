@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { UnavailableError } from '../errors/domain-errors';
+import { ReadReplica } from './read-replica';
 import { sqlitePackage } from './sqlite-driver';
 
 /** Reads waiting for a turn, beyond which a read is refused at once (503) instead. */
 const MAX_WAITING = 32;
 
-/** Share of the MariaDB/MySQL pool costly reads may hold at once: the rest stays for the others. */
+/** Share of a MariaDB/MySQL pool costly reads may hold at once: the rest stays for the others. */
 const POOL_SHARE = 0.25;
 
 /**
@@ -62,9 +62,11 @@ type Answer = { id: number; rows: unknown[] } | { id: number; error: string };
  *   same file (WAL lets it read while the main connection writes), one at a time. A statement
  *   cannot be interrupted, so a thread still running one at its deadline is left to finish it
  *   and end, and a fresh thread takes the reads after it.
- * - **MariaDB/MySQL**: each read runs on the pool, under the driver's own query deadline, but at
- *   most a quarter of the pool's connections at once, so that a flood of them never leaves the
- *   other requests waiting for a connection.
+ * - **MariaDB/MySQL**: each read runs on a pool, under the driver's own query deadline, but at
+ *   most a quarter of a pool's connections at once, so that a flood of them never leaves the
+ *   other requests waiting for a connection. The pool is a read replica's when DB_READ_URLS
+ *   lists any (ReadReplica: the answer may lag the latest writes a little; a replica that fails
+ *   a read hands it to the primary), else the primary's.
  * - An in-memory SQLite database, which no second connection can open: on its one connection.
  */
 @Injectable()
@@ -81,7 +83,7 @@ export class CostlyReads implements OnApplicationShutdown {
   private closed = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly replica: ReadReplica,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const db = config.database;
@@ -131,7 +133,9 @@ export class CostlyReads implements OnApplicationShutdown {
   }
 
   private onPool(read: Read): void {
-    this.dataSource.query<unknown[]>(read.sql, read.params).then(
+    // A count the replica could not finish in time has had its 503: not run again on the primary.
+    const wanted = (): boolean => !read.settled;
+    this.replica.query<unknown[]>(read.sql, read.params, { wanted }).then(
       (rows) => this.finished(read, rows),
       (error: Error) => this.finished(read, error),
     );

@@ -13,8 +13,15 @@ type EntityList = NonNullable<DataSourceOptions['entities']>;
  * One description of the database for the app, the worker, the TypeORM CLI and the tests.
  * `synchronize` is never on: the schema comes only from migrations. For SQLite it installs the
  * connection gate first, so no data source built from these options runs ungated.
+ *
+ * `readReplicas`: whether this data source opens pools to the replicas of DB_READ_URLS. Only
+ * the API's does (DatabaseModule); the worker, migrations and the CLI use the primary alone.
  */
-export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): DataSourceOptions {
+export function dataSourceOptions(
+  db: DatabaseConfig,
+  entities: EntityList,
+  { readReplicas = false }: { readReplicas?: boolean } = {},
+): DataSourceOptions {
   const common = {
     entities,
     migrations: MIGRATIONS,
@@ -25,17 +32,32 @@ export function dataSourceOptions(db: DatabaseConfig, entities: EntityList): Dat
   } as const;
 
   if (db.type === 'mysql') {
+    const replicas = readReplicas ? db.readUrls : [];
     return {
       ...common,
       type: 'mysql',
-      url: db.url,
+      ...(replicas.length === 0
+        ? { url: db.url }
+        : {
+            // TypeORM then opens a pool per server (createPoolCluster below) and ignores `url`.
+            replication: {
+              master: { url: db.url },
+              slaves: replicas.map((url) => ({ url })),
+              // Without this TypeORM sends every find and query-builder read made outside a
+              // transaction to a replica (SelectQueryBuilder asks for the data source's
+              // `defaultReplicationModeForReads()`, "slave" unless set here). Only the reads
+              // that may lag go there, each asking on purpose: see read-replica.ts.
+              defaultMode: 'master',
+            },
+          }),
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       poolSize: db.poolSize,
       // Covers TCP connect and handshake of each new connection (an unanswered SYN included).
       connectTimeout: db.timeouts.connectMs,
       // Acquire and query deadlines, which mysql2's pool lacks or applies without dropping the
-      // stuck connection: see mysql-deadlines.ts.
+      // stuck connection: see mysql-deadlines.ts. Every pool has them, each replica's too; the
+      // connect timeout above and the pool size apply to each server alike.
       driver: mysqlDriverWithDeadlines({
         acquireMs: db.timeouts.acquireMs,
         queryMs: db.timeouts.queryMs,

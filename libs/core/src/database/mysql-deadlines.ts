@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPool, type Pool, type PoolOptions } from 'mysql2';
+import { PrimaryAndReplicaPools } from './replica-pools';
 
 /**
  * Deadlines on the MySQL/MariaDB pool, so that a database host that stops answering (packets
@@ -85,18 +86,22 @@ const QUERY_TIMEOUT_CODE = 'PROTOCOL_SEQUENCE_TIMEOUT';
 
 /**
  * A stand-in for the `mysql2` module as TypeORM's `driver` option: its `createPool` makes a real
- * mysql2 pool with the acquire and query deadlines. TypeORM needs nothing else of the module
- * unless replication is configured, which this service does not use.
+ * mysql2 pool with the acquire and query deadlines. With read replicas (TypeORM's `replication`)
+ * TypeORM calls `createPoolCluster` instead, and gets one such pool per server (replica-pools.ts).
+ * TypeORM needs nothing else of the module.
  */
 export function mysqlDriverWithDeadlines(deadlines: MysqlDeadlines): {
   createPool(options: PoolOptions): Pool;
+  createPoolCluster(): PrimaryAndReplicaPools;
 } {
+  const createPoolWithDeadlines = (options: PoolOptions): Pool => {
+    const pool = createPool(options);
+    installDeadlines(pool, deadlines);
+    return pool;
+  };
   return {
-    createPool(options: PoolOptions): Pool {
-      const pool = createPool(options);
-      installDeadlines(pool, deadlines);
-      return pool;
-    },
+    createPool: createPoolWithDeadlines,
+    createPoolCluster: () => new PrimaryAndReplicaPools(createPoolWithDeadlines),
   };
 }
 

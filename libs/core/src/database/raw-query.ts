@@ -49,9 +49,26 @@ export function rawQuery<T>(
   });
 }
 
+/** The pools of a data source with read replicas (replica-pools.ts); `MASTER` is the primary's. */
+interface PrimaryAndReplicas {
+  getConnection(
+    pattern: 'MASTER',
+    callback: (error: Error | null, connection?: PooledConnection) => void,
+  ): void;
+}
+
 function mysqlPoolOf(runner: DataSource | EntityManager): ConnectionPool | undefined {
   if (runner instanceof EntityManager && runner.queryRunner !== undefined) return undefined;
   const driver = runner instanceof EntityManager ? runner.connection.driver : runner.driver;
   if (driver.options.type !== 'mysql' && driver.options.type !== 'mariadb') return undefined;
-  return (driver as unknown as { pool?: ConnectionPool }).pool;
+  const { pool, poolCluster } = driver as unknown as {
+    pool?: ConnectionPool;
+    poolCluster?: PrimaryAndReplicas;
+  };
+  // With read replicas TypeORM keeps the primary's pool among the others: the SQL sent here
+  // goes to the primary all the same.
+  if (poolCluster !== undefined) {
+    return { getConnection: (callback) => poolCluster.getConnection('MASTER', callback) };
+  }
+  return pool;
 }

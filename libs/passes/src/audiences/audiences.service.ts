@@ -140,7 +140,9 @@ export class AudiencesService {
   /**
    * What a notification to the audience would reach now: the holders it matches, and the WalletA
    * devices and WalletB objects of those that are Active (a Voided holder is reached by nothing).
-   * Counted off the event loop on SQLite, so that a costly count holds up no other request.
+   * Counted through CostlyReads: off the event loop on SQLite, so that a costly count holds up no
+   * other request; on a read replica when DB_READ_URLS lists any, so it may lag the latest
+   * writes by the replica's delay. Snapshots, which decide whom work reaches, read the primary.
    */
   async size(workspaceId: string, pass: Pass, condition: Condition): Promise<AudienceSizeResponse> {
     const { sql, params } = audienceSizeQuery(

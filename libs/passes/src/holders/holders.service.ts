@@ -6,6 +6,7 @@ import {
   isUniqueViolation,
   NotFoundError,
   paginate,
+  ReadReplica,
   ServiceEvents,
   sqlDialect,
   stampCreated,
@@ -85,6 +86,7 @@ export class HoldersService {
     private readonly googleSaveLinks: GoogleSaveLinks,
     private readonly audiences: AudiencesService,
     private readonly events: ServiceEvents,
+    private readonly replica: ReadReplica,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.holderRows = new EntityRows(dataSource, Holder, 'h');
@@ -119,43 +121,52 @@ export class HoldersService {
     return this.view(pass, holder);
   }
 
+  /**
+   * A page of the pass's holders, read from a read replica when DB_READ_URLS lists any: it may
+   * lag the latest writes by the replica's delay (ReadReplica). The pass and the segment are
+   * looked up on the primary, so a pass or segment just created is never a 404 here.
+   */
   async list(
     workspaceId: string,
     passId: string,
     query: ListHoldersQuery,
   ): Promise<Page<HolderView>> {
     const pass = await this.passes.getEntity(workspaceId, passId);
-    const builder = this.holders
-      .createQueryBuilder('h')
-      .where('h.workspace_id = :workspaceId AND h.pass_id = :passId', {
-        workspaceId,
-        passId: pass.id,
-      });
-    if (query.externalId !== undefined) {
-      builder.andWhere('h.external_id = :externalId', { externalId: query.externalId });
-    }
-    if (query.status !== undefined && query.status.length > 0) {
-      builder.andWhere('h.status IN (:...statuses)', { statuses: query.status });
-    }
-    if (query.installed !== undefined) {
-      builder.andWhere(
-        `h.apple_installed_count + h.google_installed_count ${query.installed ? '>' : '='} 0`,
-      );
-    }
-    (query.tag ?? []).forEach((tag, index) => {
-      builder.andWhere(
-        `h.id IN (SELECT t.holder_id FROM holder_tag t WHERE t.pass_id = :passId AND t.tag = :tag${index})`,
-        { [`tag${index}`]: tag },
-      );
-    });
+    let segment: { sql: string; parameters: Record<string, unknown> } | undefined;
     if (query.segmentId !== undefined) {
       const { condition } = await this.audiences.resolve(workspaceId, pass, {
         segmentId: query.segmentId,
       });
-      const { sql, parameters } = this.audiences.whereNamed(pass, condition);
-      builder.andWhere(sql, parameters);
+      segment = this.audiences.whereNamed(pass, condition);
     }
-    const page = await paginate(builder, query);
+    const page = await this.replica.read((manager) => {
+      const builder = manager
+        .getRepository(Holder)
+        .createQueryBuilder('h')
+        .where('h.workspace_id = :workspaceId AND h.pass_id = :passId', {
+          workspaceId,
+          passId: pass.id,
+        });
+      if (query.externalId !== undefined) {
+        builder.andWhere('h.external_id = :externalId', { externalId: query.externalId });
+      }
+      if (query.status !== undefined && query.status.length > 0) {
+        builder.andWhere('h.status IN (:...statuses)', { statuses: query.status });
+      }
+      if (query.installed !== undefined) {
+        builder.andWhere(
+          `h.apple_installed_count + h.google_installed_count ${query.installed ? '>' : '='} 0`,
+        );
+      }
+      (query.tag ?? []).forEach((tag, index) => {
+        builder.andWhere(
+          `h.id IN (SELECT t.holder_id FROM holder_tag t WHERE t.pass_id = :passId AND t.tag = :tag${index})`,
+          { [`tag${index}`]: tag },
+        );
+      });
+      if (segment !== undefined) builder.andWhere(segment.sql, segment.parameters);
+      return paginate(builder, query);
+    });
     return {
       ...page,
       items: page.items.map((holder) => this.view(pass, holder)),

@@ -1,7 +1,6 @@
-import { passOfEvent, ServiceEvents, sqlDialect, type RecordedEvent } from '@app/core';
+import { passOfEvent, ReadReplica, ServiceEvents, sqlDialect, type RecordedEvent } from '@app/core';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Between, Repository, type EntityManager } from 'typeorm';
+import { Between, type EntityManager } from 'typeorm';
 import { PassesService } from '../passes.service';
 import { PassDailyStats } from './pass-daily-stats.entity';
 import { daysOf, statsRange, utcDay } from './stats-range';
@@ -62,7 +61,7 @@ export function countedAs(event: RecordedEvent): Partial<PassDayCounters> | null
 @Injectable()
 export class PassStatsService implements OnModuleInit {
   constructor(
-    @InjectRepository(PassDailyStats) private readonly days: Repository<PassDailyStats>,
+    private readonly replica: ReadReplica,
     private readonly passes: PassesService,
     private readonly events: ServiceEvents,
   ) {}
@@ -71,7 +70,10 @@ export class PassStatsService implements OnModuleInit {
     this.events.listen((manager, events) => this.count(manager, events));
   }
 
-  /** One entry per day of the range, zeros included, oldest first. */
+  /**
+   * One entry per day of the range, zeros included, oldest first. Read from a read replica when
+   * DB_READ_URLS lists any: it may lag the latest events by the replica's delay (ReadReplica).
+   */
   async daily(
     workspaceId: string,
     passId: string,
@@ -81,9 +83,11 @@ export class PassStatsService implements OnModuleInit {
     const range = statsRange(query, now);
     // Deleted passes and other workspaces' passes are "not found", as GET /wallet-pass/{id}.
     await this.passes.getEntity(workspaceId, passId);
-    const rows = await this.days.find({
-      where: { workspaceId, passId, day: Between(range.from, range.to) },
-    });
+    const rows = await this.replica.read((manager) =>
+      manager.find(PassDailyStats, {
+        where: { workspaceId, passId, day: Between(range.from, range.to) },
+      }),
+    );
     const byDay = new Map(rows.map((row) => [row.day, row]));
     return daysOf(range).map((date) => {
       const row = byDay.get(date);

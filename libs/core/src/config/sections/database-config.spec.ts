@@ -12,9 +12,26 @@ describe('readDatabaseConfig', () => {
       type: 'mysql',
       url: 'mysql://u:p@db:3306/wallet',
       migrateOnStart: true,
+      readUrls: [],
       poolSize: 25,
       timeouts: { connectMs: 3000, acquireMs: 3000, queryMs: 4000 },
     });
+  });
+
+  it('reads the read replicas, each a URL of its own', () => {
+    const { value, problems } = readSection(
+      {
+        DB_TYPE: 'mysql',
+        DB_URL: 'mysql://u:p@db:3306/wallet',
+        DB_READ_URLS: 'mysql://r:p@replica-1:3306/wallet, mariadb://r:p@replica-2/wallet',
+      },
+      readDatabaseConfig,
+    );
+    expect(problems).toEqual([]);
+    expect(value.type === 'mysql' && value.readUrls).toEqual([
+      'mysql://r:p@replica-1:3306/wallet',
+      'mariadb://r:p@replica-2/wallet',
+    ]);
   });
 
   it('reads the MySQL timeouts', () => {
@@ -39,6 +56,16 @@ describe('readDatabaseConfig', () => {
     [{ DB_TYPE: 'postgres' }, 'DB_TYPE must be one of sqlite, mysql'],
     [{ DB_TYPE: 'mysql' }, 'DB_URL is required when DB_TYPE=mysql'],
     [{ DB_TYPE: 'mysql', DB_URL: 'postgres://x' }, 'DB_URL must use mysql: or mariadb:'],
+    [
+      { DB_TYPE: 'mysql', DB_URL: 'mysql://db/w', DB_READ_URLS: 'mysql://r/w,postgres://r/w' },
+      'DB_READ_URLS must use mysql: or mariadb: (got "postgres://r/w")',
+    ],
+    [
+      { DB_TYPE: 'mysql', DB_URL: 'mysql://db/w', DB_READ_URLS: 'replica-1:3306' },
+      'DB_READ_URLS must use mysql: or mariadb: (got "replica-1:3306")',
+    ],
+    [{ DB_TYPE: 'mysql', DB_URL: 'mysql://db/w', DB_READ_URLS: ' , ' }, 'DB_READ_URLS must list'],
+    [{ DB_READ_URLS: 'mysql://r/w' }, 'DB_READ_URLS needs DB_TYPE=mysql'],
     [
       { DB_TYPE: 'mysql', DB_URL: 'mysql://db/w', DB_QUERY_TIMEOUT_MS: '0' },
       'DB_QUERY_TIMEOUT_MS must be an integer from 100 to 3600000',
