@@ -23,7 +23,11 @@ export type { LogFormat, LoggingConfig, LogLevel } from './sections/logging-conf
 export type { RateLimitConfig } from './sections/rate-limit-config';
 export type { RetentionConfig } from './sections/retention-config';
 export type { ServerConfig } from './sections/server-config';
-export type { StorageConfig, UploadConfig } from './sections/storage-config';
+export {
+  DEFAULT_STORAGE_TIMEOUT_MS,
+  type StorageConfig,
+  type UploadConfig,
+} from './sections/storage-config';
 export type { WalletAConfig } from './sections/wallet-a-config';
 export type { WalletBConfig } from './sections/wallet-b-config';
 export type { WebhooksConfig } from './sections/webhooks-config';
