@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import * as http2 from 'node:http2';
 import { ApnsFake } from './fakes/apns-fake';
+import { TcpProxy } from './fakes/tcp-proxy';
 import {
   createApnsSigningKey,
   createTestCa,
@@ -363,6 +364,34 @@ describe('ApnsClient with provider tokens, against the APNs fake', () => {
     expect([...results.values()].filter((result) => result.status !== 'sent')).toEqual([]);
     // A push answered just before the connection died may be delivered twice (as with APNs).
     expect(new Set(fake.pushes.map((push) => push.token)).size).toBe(1000);
+  });
+
+  it('replaces a stalled connection (a PING unanswered) and retries its pushes on a new one', async () => {
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(fake.url).port) });
+    try {
+      const client = tokenClient({
+        url: `http://127.0.0.1:${proxy.port}`,
+        requestTimeoutMs: 300,
+        pingTimeoutMs: 200,
+        maxConcurrentStreams: 10,
+      });
+      expect(await client.send(deviceToken())).toMatchObject({ status: 'sent' });
+      fake.reset();
+      // The connection stalls with every push held: PINGs and pushes go unanswered.
+      proxy.freeze();
+      const tokens = deviceTokens(30);
+      const sending = client.sendMany(tokens);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      proxy.restore();
+      const results = await sending;
+
+      expect([...results.values()].filter((result) => result.status !== 'sent')).toEqual([]);
+      // The stalled connection was destroyed: what it held never reached APNs, and every push
+      // went out once on a new one.
+      expect(fake.pushes.map((push) => push.token).sort()).toEqual([...tokens].sort());
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('spreads pushes over a pool of connections', async () => {

@@ -38,6 +38,11 @@ export interface GoogleWalletFakeOptions {
   tokenLifetimeSeconds?: number;
 }
 
+/** The address clients reach the fake at, when that is not its own (a proxy in front). */
+export interface GoogleWalletFakeAddress {
+  url: string;
+}
+
 export interface FakeCall {
   method: string;
   path: string;
@@ -334,6 +339,7 @@ export class GoogleWalletFake {
   private readonly tokens = new Map<string, number>();
   private readonly notifying = new Map<string, number[]>();
   private scripted: { status: number; remaining: number; path?: string }[] = [];
+  private reachedAt?: GoogleWalletFakeAddress;
   private readonly server: Server;
   private port = 0;
 
@@ -380,7 +386,16 @@ export class GoogleWalletFake {
   }
 
   get tokenUri(): string {
-    return `${this.url}/token`;
+    return `${this.reachedAt?.url ?? this.url}/token`;
+  }
+
+  /**
+   * Clients reach the fake at `address` from now on (a proxy in front of it): its key file's
+   * token_uri, and the token audience it accepts, name that address.
+   */
+  reachAt(address: GoogleWalletFakeAddress): this {
+    this.reachedAt = address;
+    return this;
   }
 
   get keysUrl(): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { Server } from 'node:http';
-import { ApnsFake } from '../fakes/apns-fake';
+import { ApnsFake, type ApnsFakeOptions } from '../fakes/apns-fake';
 import { newId } from '@app/core';
 import { binaryBody } from './pkpass';
 import { makePng } from './png';
@@ -21,14 +21,18 @@ export const deviceToken = (n: number): string => n.toString(16).padStart(64, 'a
 /**
  * An APNs fake that checks provider tokens, and the settings that point the service at it
  * (token auth with a fresh .p8 key, development signing material in a temporary folder).
+ * `fake` sets more of the fake's options (the streams it allows, say).
  */
-export async function startWalletAEnv(): Promise<{
+export async function startWalletAEnv(
+  fake: Pick<ApnsFakeOptions, 'maxConcurrentStreams'> = {},
+): Promise<{
   apns: ApnsFake;
   env: Record<string, string>;
   certDir: string;
 }> {
   const key = createApnsSigningKey();
   const apns = await ApnsFake.start({
+    ...fake,
     topic: PASS_TYPE_ID,
     tokenAuth: { publicKeyPem: key.publicKeyPem, keyId: KEY_ID, teamId: TEAM_ID },
   });

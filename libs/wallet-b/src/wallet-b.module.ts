@@ -54,6 +54,7 @@ import { SyncJob } from './sync/sync-job.entity';
       inject: [APP_CONFIG, WALLET_B_SERVICE_ACCOUNT],
       useFactory: (config: AppConfig, account: ServiceAccount | null) =>
         new GoogleWalletClient(config.walletB.apiUrl, account, {
+          requestTimeoutMs: config.walletB.timeoutMs,
           logger: new Logger('GoogleWallet'),
         }),
     },

@@ -45,6 +45,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ JWT_SECRET: 'k'.repeat(32) }).storage.signingSecret).not.toBe(derived);
   });
 
+  it('refuses a worker lease that two calls to Google could outlast, where WalletB is configured', () => {
+    const walletB = { WALLET_B_SERVICE_ACCOUNT: './secrets/google.json' };
+    expect(() => loadConfig({ ...walletB, WORKER_LEASE_MS: '40000' })).toThrow(
+      /WORKER_LEASE_MS \(40000\) must be at least 4 × WALLET_B_TIMEOUT_MS \(10000\) \+ 1000/,
+    );
+    expect(loadConfig({ ...walletB, WORKER_LEASE_MS: '41000' }).worker.leaseMs).toBe(41_000);
+    expect(
+      loadConfig({
+        ...walletB,
+        WORKER_LEASE_MS: '5000',
+        WALLET_B_TIMEOUT_MS: '1000',
+        WEBHOOK_TIMEOUT_MS: '3000',
+      }).walletB.callBudgetMs,
+    ).toBe(2000);
+    // Without a service account nothing calls Google.
+    expect(loadConfig({ WORKER_LEASE_MS: '11000' }).worker.leaseMs).toBe(11_000);
+  });
+
   it('refuses a worker lease that a webhook request could outlast', () => {
     expect(() => loadConfig({ WORKER_LEASE_MS: '10000' })).toThrow(
       /WORKER_LEASE_MS \(10000\) must be at least WEBHOOK_TIMEOUT_MS \(10000\) \+ 1000/,

@@ -23,7 +23,11 @@ export type { LogFormat, LoggingConfig, LogLevel } from './sections/logging-conf
 export type { RateLimitConfig } from './sections/rate-limit-config';
 export type { RetentionConfig } from './sections/retention-config';
 export type { ServerConfig } from './sections/server-config';
-export type { StorageConfig, UploadConfig } from './sections/storage-config';
+export {
+  DEFAULT_STORAGE_TIMEOUT_MS,
+  type StorageConfig,
+  type UploadConfig,
+} from './sections/storage-config';
 export type { WalletAConfig } from './sections/wallet-a-config';
 export type { WalletBConfig } from './sections/wallet-b-config';
 export type { WebhooksConfig } from './sections/webhooks-config';
@@ -49,6 +53,9 @@ export interface AppConfig extends ServerConfig, LoggingConfig {
 
 /** What a webhook delivery's lease keeps beyond its request, to write the outcome. */
 export const WEBHOOK_LEASE_MARGIN_MS = 1000;
+
+/** What a lease keeps beyond the outside calls it must outlast: the write of their outcome. */
+export const LEASE_MARGIN_MS = 1000;
 
 /**
  * The configuration of `env`: each section from its reader, then the rules that span sections.
@@ -79,6 +86,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
       `WORKER_LEASE_MS (${config.worker.leaseMs}) must be at least WEBHOOK_TIMEOUT_MS ` +
         `(${config.webhooks.timeoutMs}) + ${WEBHOOK_LEASE_MARGIN_MS}: a shorter lease lets two ` +
         'workers send one webhook delivery at once',
+    );
+  }
+
+  // A job that calls Google makes sure its lease outlasts the next call (a class sync: two);
+  // a lease shorter than that would run out mid-call, and another worker would repeat it.
+  const googleCalls = 2 * config.walletB.callBudgetMs + LEASE_MARGIN_MS;
+  if (config.walletB.serviceAccountPath !== undefined && config.worker.leaseMs < googleCalls) {
+    read.problems.push(
+      `WORKER_LEASE_MS (${config.worker.leaseMs}) must be at least 4 × WALLET_B_TIMEOUT_MS ` +
+        `(${config.walletB.timeoutMs}) + ${LEASE_MARGIN_MS}: two calls to Google, each with its ` +
+        'tries, must fit in one lease',
     );
   }
 

@@ -243,3 +243,39 @@ export class Lease<T extends LeaseColumns> {
     return this.dataSource.getRepository<T>(this.options.entity);
   }
 }
+
+/**
+ * When this worker's lease on a row ends, as far as it knows, so work that calls an outside
+ * service can make sure the lease outlasts each call: {@link ensure} extends it (a checkpoint)
+ * when less than the call may take is left. A call that runs past the lease would let another
+ * worker claim the row and make the same call again. The time kept is the start of the write
+ * that extended the lease plus the lease's length: never later than the row's own.
+ */
+export class LeaseTime {
+  private until: number;
+
+  /** `leaseUntil`: the lease's end as claimed; unknown (`null`) makes the first ensure extend it. */
+  constructor(
+    private readonly leaseMs: number,
+    leaseUntil: Date | null,
+  ) {
+    this.until = leaseUntil?.getTime() ?? 0;
+  }
+
+  /**
+   * Extends the lease through `extend` (a checkpoint: true while this worker holds the row)
+   * unless at least `needMs` of it is left. False: the lease was lost, stop.
+   */
+  async ensure(needMs: number, extend: () => Promise<boolean>): Promise<boolean> {
+    if (Date.now() + needMs <= this.until) return true;
+    return this.renew(extend);
+  }
+
+  /** Extends the lease through `extend` now (a checkpoint of progress); false when lost. */
+  async renew(extend: () => Promise<boolean>): Promise<boolean> {
+    const started = Date.now();
+    if (!(await extend())) return false;
+    this.until = started + this.leaseMs;
+    return true;
+  }
+}

@@ -242,7 +242,8 @@ export abstract class LeasedWorker<T extends LeaseColumns> implements PolledWork
   protected readonly logger: Logger;
   protected readonly lease: Lease<T>;
   protected readonly handle: WorkerHandle;
-  private readonly leaseMs: number;
+  /** How long a claim holds a job (WORKER_LEASE_MS). */
+  protected readonly leaseMs: number;
 
   constructor(
     readonly name: string,

@@ -1,5 +1,6 @@
+import type { AppConfig } from '@app/core';
 import type { AudiencesService, Pass } from '@app/passes';
-import type { WalletBSendResult, WalletBMessagesService } from '@app/wallet-b';
+import type { KeepLease, WalletBSendResult, WalletBMessagesService } from '@app/wallet-b';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Notification } from '../entities/notification.entity';
 import { SNAPSHOT_PAGE, WalletBNotificationChannel } from './wallet-b.channel';
@@ -12,7 +13,10 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => `h${String(i).pad
  */
 function channelOver(
   members: string[],
-  answer: (page: readonly string[]) => WalletBSendResult = (page) => ({
+  answer: (
+    page: readonly string[],
+    keep: KeepLease,
+  ) => WalletBSendResult | Promise<WalletBSendResult> = (page) => ({
     status: 'sent',
     recipients: page.length,
     notified: true,
@@ -24,14 +28,20 @@ function channelOver(
       Promise.resolve(members.filter((id) => after === null || id > after).slice(0, limit)),
   } as unknown as AudiencesService;
   const walletB = {
-    sendHolderMessages: (_pass: Pass, page: readonly string[]) => {
+    sendHolderMessages: (
+      _pass: Pass,
+      page: readonly string[],
+      _message: unknown,
+      keep: KeepLease,
+    ) => {
       pages.push([...page]);
-      return Promise.resolve(answer(page));
+      return Promise.resolve(answer(page, keep));
     },
     sendMessage: () => Promise.reject(new Error('not to the class')),
   } as unknown as WalletBMessagesService;
   const dataSource = { manager: {} } as unknown as DataSource;
-  const channel = new WalletBNotificationChannel(dataSource, walletB, audiences);
+  const config = { worker: { leaseMs: 60_000 } } as AppConfig;
+  const channel = new WalletBNotificationChannel(dataSource, walletB, audiences, config);
   const checkpoints: Partial<Notification>[] = [];
   const deliver = (given: Partial<Notification> = {}) =>
     channel.deliver(
@@ -89,6 +99,22 @@ describe('WalletBNotificationChannel to an audience snapshot', () => {
     const refused = channelOver(members, () => ({ status: 'failed', reason: 'refused' }));
     expect(await refused.deliver()).toEqual({ outcome: 'failed', sent: 0, reason: 'refused' });
     expect(refused.pages).toHaveLength(2);
+  });
+
+  it('extends the lease before a call to Google only when the call could outlast it', async () => {
+    const kept: boolean[] = [];
+    const { checkpoints, deliver } = channelOver(ids(3), async (page, keep) => {
+      // Its end is unknown at first; then 60 s are left, enough for a 20 s call but not 70 s.
+      kept.push(await keep(20_000), await keep(20_000), await keep(70_000));
+      return { status: 'sent', recipients: page.length, notified: true };
+    });
+    expect(await deliver()).toEqual({ outcome: 'success', sent: 3, reason: null });
+    expect(kept).toEqual([true, true, true]);
+    expect(checkpoints).toEqual([
+      {},
+      {},
+      { googleOutcome: 'success', googleNotificationSentCount: 3 },
+    ]);
   });
 
   it('reports a checkpointed answer again (a resumed delivery) instead of sending twice', async () => {

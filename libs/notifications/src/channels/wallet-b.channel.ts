@@ -1,10 +1,13 @@
+import { APP_CONFIG, LEASE_MARGIN_MS, LeaseTime, type AppConfig } from '@app/core';
 import { AudiencesService, type Pass } from '@app/passes';
 import {
+  LEASE_LOST_REASON,
   WalletBMessagesService,
+  type KeepLease,
   type WalletBMessageInput,
   type WalletBSendResult,
 } from '@app/wallet-b';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Notification } from '../entities/notification.entity';
 import type {
@@ -31,6 +34,7 @@ export class WalletBNotificationChannel implements NotificationChannel {
     private readonly dataSource: DataSource,
     private readonly walletB: WalletBMessagesService,
     private readonly audiences: AudiencesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async deliver(
@@ -50,12 +54,18 @@ export class WalletBNotificationChannel implements NotificationChannel {
       header: pass.notificationHeader ?? pass.passName,
       body: notification.notificationMessage ?? '',
     };
+    // Before each call to Google the notification's lease is made to outlast it (a checkpoint
+    // extends it), so no other worker takes the notification over while a message is out.
+    const lease = new LeaseTime(this.config.worker.leaseMs, null);
+    const keep: KeepLease = (needMs) =>
+      lease.ensure(needMs + LEASE_MARGIN_MS, () => checkpoint({}));
     const sent =
       notification.holderIds !== null
-        ? await this.walletB.sendHolderMessages(pass, notification.holderIds, message)
+        ? await this.walletB.sendHolderMessages(pass, notification.holderIds, message, keep)
         : notification.audienceSize !== null
-          ? await this.sendToSnapshot(notification, pass, message)
-          : await this.walletB.sendMessage(pass, message);
+          ? await this.sendToSnapshot(notification, pass, message, keep)
+          : await this.walletB.sendMessage(pass, message, keep);
+    if (sent.status === 'failed' && sent.reason === LEASE_LOST_REASON) return null;
     const result: ChannelResult =
       sent.status === 'sent'
         ? { outcome: 'success', sent: sent.recipients, reason: null }
@@ -77,6 +87,7 @@ export class WalletBNotificationChannel implements NotificationChannel {
     notification: Notification,
     pass: Pass,
     message: WalletBMessageInput,
+    keep: KeepLease,
   ): Promise<WalletBSendResult> {
     let recipients = 0;
     let notified = false;
@@ -89,7 +100,8 @@ export class WalletBNotificationChannel implements NotificationChannel {
         after,
         SNAPSHOT_PAGE,
       );
-      const sent = await this.walletB.sendHolderMessages(pass, page, message);
+      const sent = await this.walletB.sendHolderMessages(pass, page, message, keep);
+      if (sent.status === 'failed' && sent.reason === LEASE_LOST_REASON) return sent;
       if (sent.status === 'sent') {
         recipients += sent.recipients;
         notified ||= sent.notified;

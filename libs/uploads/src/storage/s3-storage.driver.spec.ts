@@ -174,6 +174,50 @@ describe('S3StorageDriver', () => {
     await expect(driver.delete(KEY)).rejects.toBeInstanceOf(UnavailableError);
   });
 
+  it('gives an operation up after STORAGE_TIMEOUT_MS when the store does not answer (503)', async () => {
+    const silent = createS3Client(
+      { ...SETTINGS, timeoutMs: 50 },
+      {
+        credentials: { accessKeyId: 'AKIDFAKE', secretAccessKey: 'fake-secret' },
+        requestHandler: {
+          // A store that never answers; the try ends only when the driver's deadline aborts it.
+          handle: (_request: unknown, options?: { abortSignal?: AbortSignal }) =>
+            new Promise((_resolve, reject) =>
+              options?.abortSignal?.addEventListener('abort', () =>
+                reject(Object.assign(new Error('Request aborted'), { name: 'AbortError' })),
+              ),
+            ),
+        },
+      },
+    );
+    const timed = new S3StorageDriver({ ...SETTINGS, timeoutMs: 50 }, silent);
+    const started = Date.now();
+    await expect(timed.get(KEY)).rejects.toBeInstanceOf(UnavailableError);
+    await expect(timed.delete(KEY)).rejects.toBeInstanceOf(UnavailableError);
+    // A write gets a second more per MiB it carries: a few bytes, none.
+    await expect(timed.put(KEY, Buffer.from('png'), 'image/png')).rejects.toBeInstanceOf(
+      UnavailableError,
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('turns a download that stalls mid-body into 503 UNAVAILABLE', async () => {
+    const stalled = new Readable({ read: () => undefined });
+    stalled.push(Buffer.from('first bytes'));
+    // The body of this one answer stays open, as a silent store's does.
+    const handler = fake.client.config.requestHandler as unknown as {
+      handle: (request: RecordedRequest) => Promise<unknown>;
+    };
+    handler.handle = () =>
+      Promise.resolve({ response: { statusCode: 200, headers: {}, body: stalled } });
+    const { stream } = await driver.get(KEY);
+    const reading = (async () => {
+      for await (const chunk of stream) void chunk;
+    })();
+    stalled.destroy(Object.assign(new Error('socket timed out'), { name: 'TimeoutError' }));
+    await expect(reading).rejects.toBeInstanceOf(UnavailableError);
+  });
+
   it('presigns a GET that fixes the content type and disposition, without a request', async () => {
     const url = new URL(
       await driver.signedUrl(KEY, {

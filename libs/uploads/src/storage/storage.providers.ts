@@ -18,7 +18,7 @@ export const STORAGE_PROVIDERS: Provider[] = [
     inject: [APP_CONFIG, FileUrlSigner],
     useFactory: (config: AppConfig, signer: FileUrlSigner): StorageDriver =>
       config.storage.driver === 's3'
-        ? new S3StorageDriver(config.storage.s3)
+        ? new S3StorageDriver({ ...config.storage.s3, timeoutMs: config.storage.timeoutMs })
         : new LocalStorageDriver(config.storage.dir, signer),
   },
 ];

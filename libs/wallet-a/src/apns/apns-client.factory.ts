@@ -14,7 +14,13 @@ export interface ApnsSigningMaterial {
 
 export type ApnsClientTuning = Pick<
   ApnsClientOptions,
-  'maxConcurrentStreams' | 'connections' | 'requestTimeoutMs' | 'retry' | 'clock' | 'random'
+  | 'maxConcurrentStreams'
+  | 'connections'
+  | 'requestTimeoutMs'
+  | 'pingTimeoutMs'
+  | 'retry'
+  | 'clock'
+  | 'random'
 >;
 
 /**

@@ -23,6 +23,7 @@ const DEFAULTS = {
   maxConcurrentStreams: 500,
   connections: 1,
   requestTimeoutMs: 10_000,
+  pingTimeoutMs: 5_000,
   retry: { attempts: 5, baseDelayMs: 200, maxDelayMs: 10_000 } satisfies ApnsRetryOptions,
 };
 
@@ -95,12 +96,14 @@ export class ApnsClient {
     this.retry = { ...DEFAULTS.retry, ...options.retry };
     this.maxConcurrentStreams = options.maxConcurrentStreams ?? DEFAULTS.maxConcurrentStreams;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+    const pingTimeoutMs = options.pingTimeoutMs ?? DEFAULTS.pingTimeoutMs;
     const poolSize = options.connections ?? DEFAULTS.connections;
     for (const [name, value] of Object.entries({
       attempts: this.retry.attempts,
       maxConcurrentStreams: this.maxConcurrentStreams,
       connections: poolSize,
       requestTimeoutMs: this.requestTimeoutMs,
+      pingTimeoutMs,
     })) {
       if (!Number.isInteger(value) || value < 1) {
         throw new Error(`APNs client option ${name} must be a positive integer (got ${value})`);
@@ -131,6 +134,7 @@ export class ApnsClient {
           connectOptions,
           maxConcurrentStreams: this.maxConcurrentStreams,
           connectTimeoutMs: this.requestTimeoutMs,
+          pingTimeoutMs,
           logger: this.logger,
         }),
     );
@@ -415,6 +419,8 @@ export class ApnsClient {
         reason: `RequestTimeout: no answer in ${this.requestTimeoutMs} ms`,
       });
       stream?.close(NGHTTP2_CANCEL);
+      // APNs slow, or the session stalled: a PING tells, and a stalled one is replaced.
+      connection.suspect(session);
     });
     const finish = (outcome: ApnsOutcome): void => {
       if (settled) return;

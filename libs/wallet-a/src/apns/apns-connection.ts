@@ -18,6 +18,8 @@ export interface ApnsConnectionOptions {
   /** Our own ceiling of streams in flight; the server's SETTINGS may lower it. */
   maxConcurrentStreams: number;
   connectTimeoutMs: number;
+  /** How long a session suspected of a stall has to answer a PING before it is destroyed. */
+  pingTimeoutMs: number;
   logger: LoggerService;
 }
 
@@ -28,6 +30,15 @@ export interface ApnsConnectionOptions {
  *
  * A session that sends GOAWAY, fails or closes is dropped at once: the next push opens a new
  * one, while the streams the server still accepted on the old one finish there.
+ *
+ * A session can also stall: the server stops reading and answering without closing anything
+ * (a stopped process, a lost route), and its streams would only time out one by one, their
+ * retries sent on the same dead session. When a stream times out the session is
+ * {@link suspect}ed: no new stream opens on it and it is sent a PING, which any live HTTP/2 peer
+ * answers at once whatever its pushes are doing. Answered, it goes on; unanswered within
+ * `pingTimeoutMs`, it is destroyed, so the pushes in flight on it fail at once and are retried
+ * on a new session. The pushes a stall can leave both delivered and retried are those in flight
+ * on the session when it stalled: at most its stream limit.
  */
 export class ApnsConnection {
   private session?: http2.ClientHttp2Session;
@@ -40,6 +51,8 @@ export class ApnsConnection {
   private readonly sessions = new Set<http2.ClientHttp2Session>();
   private closed = false;
   private warnedNoStreamTable = false;
+  /** The session waiting for a PING's answer, and the timer that gives up on it. */
+  private checking?: { session: http2.ClientHttp2Session; timer: NodeJS.Timeout };
 
   constructor(private readonly options: ApnsConnectionOptions) {}
 
@@ -58,7 +71,7 @@ export class ApnsConnection {
     try {
       for (;;) {
         const session = await this.ensureSession();
-        if (this.active < this.limit()) {
+        if (this.checking?.session !== session && this.active < this.limit()) {
           this.active++;
           return session;
         }
@@ -84,6 +97,7 @@ export class ApnsConnection {
       session === undefined ||
       session.closed ||
       session.destroyed ||
+      this.checking !== undefined ||
       this.pending > 0 ||
       this.active >= this.limit()
     ) {
@@ -98,6 +112,39 @@ export class ApnsConnection {
     this.wakeWaiters(1);
   }
 
+  /**
+   * A stream on `session` went unanswered past its deadline: the session may have stalled. No
+   * stream opens on it until it answers a PING; without an answer within `pingTimeoutMs` it is
+   * destroyed (its streams fail and are retried elsewhere) and the next push reconnects.
+   */
+  suspect(session: http2.ClientHttp2Session): void {
+    if (this.session !== session || this.checking !== undefined) return;
+    if (session.closed || session.destroyed) return;
+    const { pingTimeoutMs, logger, index } = this.options;
+    const giveUp = (why: string) => {
+      if (this.checking?.session !== session) return;
+      this.endCheck();
+      this.drop(session, why);
+      session.destroy(new ApnsConnectionError(`ConnectionStalled: ${why}`));
+    };
+    const timer = setTimeout(
+      () => giveUp(`did not answer a PING within ${pingTimeoutMs} ms`),
+      pingTimeoutMs,
+    );
+    timer.unref();
+    this.checking = { session, timer };
+    const sent = session.ping((error) => {
+      if (error !== null) {
+        giveUp(`failed a PING: ${describeError(error)}`);
+        return;
+      }
+      if (this.checking?.session !== session) return;
+      this.endCheck();
+      logger.debug?.(`APNs connection ${index} answered a PING: slow, not stalled`);
+    });
+    if (!sent) giveUp('could not be sent a PING');
+  }
+
   /** Stops opening streams on `session` (the server is shutting down); it finishes gracefully. */
   retire(session: http2.ClientHttp2Session): void {
     if (this.session === session) this.drop(session, 'was retired after a Shutdown answer');
@@ -107,6 +154,7 @@ export class ApnsConnection {
   /** Closes every session once its streams are over; later pushes fail with ClientClosed. */
   async close(): Promise<void> {
     this.closed = true;
+    this.endCheck();
     this.session = undefined;
     this.wakeWaiters(this.waiters.length);
     await Promise.all(
@@ -204,8 +252,17 @@ export class ApnsConnection {
     });
   }
 
+  /** The PING check is over: pushes waiting for it go on (on this session or a new one). */
+  private endCheck(): void {
+    if (this.checking === undefined) return;
+    clearTimeout(this.checking.timer);
+    this.checking = undefined;
+    this.wakeWaiters(this.waiters.length);
+  }
+
   private drop(session: http2.ClientHttp2Session, why: string): void {
     if (this.session !== session) return;
+    if (this.checking?.session === session) this.endCheck();
     this.session = undefined;
     this.remoteLimit = Number.POSITIVE_INFINITY;
     const level = why === 'closed' ? 'debug' : 'warn';

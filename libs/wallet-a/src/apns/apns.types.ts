@@ -91,6 +91,12 @@ export interface ApnsClientOptions {
   connections?: number;
   /** Time allowed for connecting and for each request. Default 10 s. */
   requestTimeoutMs?: number;
+  /**
+   * Time a connection has to answer a PING once one of its requests timed out; without an
+   * answer it is taken for stalled and destroyed, and its pushes are retried on a new one.
+   * Default 5 s.
+   */
+  pingTimeoutMs?: number;
   retry?: Partial<ApnsRetryOptions>;
   logger?: LoggerService;
   /** Milliseconds since the epoch; for tests of the provider-token refresh. */

@@ -145,8 +145,9 @@ function oauthError(text: string): string {
 }
 
 export function describeError(error: unknown): string {
+  // AbortSignal.timeout's DOMException, which is no Error of another realm (a test's).
+  if ((error as { name?: unknown } | null)?.name === 'TimeoutError') return 'timed out';
   if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return 'timed out';
     const cause = (error as { cause?: unknown }).cause;
     const code =
       typeof cause === 'object' && cause !== null && 'code' in cause

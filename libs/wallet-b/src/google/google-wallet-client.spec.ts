@@ -1,4 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { GoogleWalletFake } from '../../../../test/fakes/google-wallet-fake';
 import { GoogleWalletClient, NOT_CONFIGURED_REASON } from './google-wallet-client';
 import { parseServiceAccount } from './service-account';
@@ -97,6 +99,33 @@ describe('GoogleWalletClient against the Google Wallet fake', () => {
       ok: false,
       kind: 'unavailable',
     });
+  });
+
+  it('ends a call to a Google that does not answer within two request deadlines, as unavailable', async () => {
+    // Accepts connections and requests, answers none (a frozen host).
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      await client.insertClass('generic', classBody('token')); // a token, from the fake
+      const frozen = new GoogleWalletClient(url, account(), {
+        requestTimeoutMs: 200,
+        retry: { attempts: 5, baseDelayMs: 5, maxDelayMs: 20 },
+        logger: quiet,
+      });
+      // Its token request goes to the fake (token_uri), its API requests to the silent host.
+      const started = Date.now();
+      const result = await frozen.insertClass('generic', classBody('frozen'));
+      const elapsed = Date.now() - started;
+      expect(result).toMatchObject({ ok: false, kind: 'unavailable' });
+      expect(result.ok === false && result.reason).toMatch(/timed out/);
+      expect(frozen.callBudgetMs).toBe(400);
+      expect(elapsed).toBeGreaterThanOrEqual(350);
+      expect(elapsed).toBeLessThan(700);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('fails every call clearly without a service account', async () => {

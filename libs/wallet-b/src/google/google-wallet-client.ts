@@ -37,6 +37,7 @@ export interface GoogleRetryOptions {
 }
 
 export interface GoogleWalletClientOptions {
+  /** The deadline of each request, the token request included (WALLET_B_TIMEOUT_MS). */
   requestTimeoutMs?: number;
   retry?: Partial<GoogleRetryOptions>;
   random?: () => number;
@@ -66,7 +67,10 @@ const failure = <T>(kind: GoogleFailureKind, reason: string, status?: number): G
  * each class type: `/loyaltyClass`, `/loyaltyObject`, ...) with service-account
  * authentication. Every call returns a {@link GoogleResult}; nothing throws for a failed call.
  * 429, 5xx, timeouts and network errors are retried with exponential backoff and full jitter
- * (honouring Retry-After); a 401 gets one new access token and one more try.
+ * (honouring Retry-After); a 401 gets one new access token and one more try. Each request has
+ * a deadline (`requestTimeoutMs`) and each call, tries included, ends within twice that
+ * ({@link callBudgetMs}): a Google that stops answering fails the call as `unavailable`, and
+ * the job that made it is retried on its own schedule, never holding its lease past its time.
  */
 export class GoogleWalletClient {
   private readonly tokens?: AccessTokenSource;
@@ -96,6 +100,11 @@ export class GoogleWalletClient {
 
   get configured(): boolean {
     return this.tokens !== undefined;
+  }
+
+  /** The most one call takes, its tries and token request included: two request deadlines. */
+  get callBudgetMs(): number {
+    return 2 * this.requestTimeoutMs;
   }
 
   insertClass<T extends ClassType>(
@@ -157,10 +166,12 @@ export class GoogleWalletClient {
 
   private async request<T>(method: string, path: string, body: unknown): Promise<GoogleResult<T>> {
     if (this.tokens === undefined) return failure('not-configured', NOT_CONFIGURED_REASON);
+    const started = Date.now();
+    const deadline = started + this.callBudgetMs;
     let attempt = 0;
     let refreshed = false;
     for (;;) {
-      const outcome = await this.attempt<T>(this.tokens, method, path, body);
+      const outcome = await this.attempt<T>(this.tokens, method, path, body, deadline);
       if (outcome.kind === 'done') return outcome.result;
       if (outcome.kind === 'refresh-token') {
         if (refreshed) return failure('rejected', 'Google refused a new access token (401)', 401);
@@ -169,11 +180,6 @@ export class GoogleWalletClient {
         continue;
       }
       attempt++;
-      if (attempt >= this.retry.attempts) {
-        const reason = `${method} ${path} failed after ${attempt} tries: ${outcome.reason}`;
-        this.logger.warn({ status: outcome.status }, reason);
-        return failure('unavailable', reason, outcome.status);
-      }
       const delay = Math.min(
         this.retry.maxDelayMs,
         Math.max(
@@ -181,6 +187,14 @@ export class GoogleWalletClient {
           outcome.retryAfterMs ?? 0,
         ),
       );
+      // No try that would start past the call's budget: the job retries later instead.
+      if (attempt >= this.retry.attempts || Date.now() + delay >= deadline) {
+        const reason =
+          `${method} ${path} failed after ${attempt} tries in ${Date.now() - started} ms: ` +
+          outcome.reason;
+        this.logger.warn({ status: outcome.status }, reason);
+        return failure('unavailable', reason, outcome.status);
+      }
       await sleep(delay);
     }
   }
@@ -190,8 +204,12 @@ export class GoogleWalletClient {
     method: string,
     path: string,
     body: unknown,
+    deadline: number,
   ): Promise<Outcome<T>> {
-    const token = await tokens.get();
+    // The token request has its own deadline and is shared by concurrent calls; this call
+    // waits for it no longer than its own budget allows.
+    const token = await withinMs(tokens.get(), deadline - Date.now());
+    if (token === undefined) return { kind: 'retry', reason: 'token request timed out' };
     if (!token.ok) {
       return token.retryable
         ? { kind: 'retry', reason: token.reason }
@@ -209,7 +227,9 @@ export class GoogleWalletClient {
           accept: 'application/json',
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.requestTimeoutMs),
+        signal: AbortSignal.timeout(
+          Math.max(1, Math.min(this.requestTimeoutMs, deadline - Date.now())),
+        ),
       });
       text = await response.text();
     } catch (error) {
@@ -236,6 +256,19 @@ export class GoogleWalletClient {
     if (status === 404) return { kind: 'done', result: failure('not-found', reason, status) };
     if (status === 409) return { kind: 'done', result: failure('conflict', reason, status) };
     return { kind: 'done', result: failure('rejected', reason, status) };
+  }
+}
+
+/** `promise`'s value, or undefined when it takes longer than `ms` (it goes on regardless). */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

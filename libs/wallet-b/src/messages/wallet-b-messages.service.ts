@@ -39,6 +39,18 @@ export type WalletBSendResult =
   { status: 'sent'; recipients: number; notified: boolean } | { status: 'failed'; reason: string };
 
 /**
+ * Called before each call to Google with the most that call may take (its tries included):
+ * a worker makes sure its lease lasts that long, and answers false when it lost the lease, after
+ * which nothing more is sent. A call that outlived the lease could be made again by the worker
+ * that takes the job over, and a message sent twice notifies holders twice.
+ */
+export type KeepLease = (needMs: number) => Promise<boolean>;
+
+const noLease: KeepLease = () => Promise.resolve(true);
+
+export const LEASE_LOST_REASON = 'The worker lost its lease; another one goes on';
+
+/**
  * Messages to holders at Google, through the notifications worker's WalletB channel: to every
  * holder (the pass's class) or to chosen holders (their own objects), once per message id, as
  * notifying messages within Google's daily limit and as plain text beyond it.
@@ -60,21 +72,27 @@ export class WalletBMessagesService {
    * the first call's result, and one whose first call never finished is looked up at Google
    * before it is sent again.
    */
-  async sendMessage(pass: Pass, input: WalletBMessageInput): Promise<WalletBSendResult> {
+  async sendMessage(
+    pass: Pass,
+    input: WalletBMessageInput,
+    keep: KeepLease = noLease,
+  ): Promise<WalletBSendResult> {
     const unsendable = this.unsendableReason(pass);
     if (unsendable !== null) return { status: 'failed', reason: unsendable };
     const classId = classIdFor(this.classes.issuerId, pass.id);
     const type = await this.classes.classTypeOf(pass);
     return this.deliverMessage(pass, input, {
       recipient: WALLET_B_CLASS_RECIPIENT,
-      messagesAtGoogle: () => this.client.getClass(type, classId),
+      messagesAtGoogle: () => this.call(keep, 1, () => this.client.getClass(type, classId)),
       add: async (message) => {
-        const added = await this.client.addClassMessage(type, classId, message);
+        const added = await this.call(keep, 1, () =>
+          this.client.addClassMessage(type, classId, message),
+        );
         if (added.ok || added.kind !== 'not-found') return added;
         // A class Google does not have yet (its sync is pending) is created first.
-        const synced = await this.classes.syncClass(pass);
+        const synced = await this.call(keep, 2, () => this.classes.syncClass(pass));
         if (!synced.ok) return synced;
-        return this.client.addClassMessage(type, classId, message);
+        return this.call(keep, 1, () => this.client.addClassMessage(type, classId, message));
       },
     });
   }
@@ -91,6 +109,7 @@ export class WalletBMessagesService {
     pass: Pass,
     holderIds: readonly string[],
     input: WalletBMessageInput,
+    keep: KeepLease = noLease,
   ): Promise<WalletBSendResult> {
     const unsendable = this.unsendableReason(pass);
     if (unsendable !== null) return { status: 'failed', reason: unsendable };
@@ -103,9 +122,11 @@ export class WalletBMessagesService {
       const objectId = holderObjectId(this.classes.issuerId, holder);
       const result = await this.deliverMessage(pass, input, {
         recipient: holder.id,
-        messagesAtGoogle: () => this.client.getObject(type, objectId),
-        add: (message) => this.client.addObjectMessage(type, objectId, message),
+        messagesAtGoogle: () => this.call(keep, 1, () => this.client.getObject(type, objectId)),
+        add: (message) =>
+          this.call(keep, 1, () => this.client.addObjectMessage(type, objectId, message)),
       });
+      if (result.status === 'failed' && result.reason === LEASE_LOST_REASON) return result;
       if (result.status === 'sent') {
         recipients += 1;
         notified ||= result.notified;
@@ -115,6 +136,18 @@ export class WalletBMessagesService {
     }
     if (failure !== null && recipients === 0) return { status: 'failed', reason: failure };
     return { status: 'sent', recipients, notified };
+  }
+
+  /** `calls` calls to Google, made only once the caller's lease outlasts them. */
+  private async call<T>(
+    keep: KeepLease,
+    calls: number,
+    work: () => Promise<GoogleResult<T>>,
+  ): Promise<GoogleResult<T>> {
+    if (!(await keep(calls * this.client.callBudgetMs))) {
+      return { ok: false, kind: 'unavailable', reason: LEASE_LOST_REASON };
+    }
+    return work();
   }
 
   private unsendableReason(pass: Pass): string | null {
@@ -187,6 +220,10 @@ export class WalletBMessagesService {
     if (!result.ok && result.kind === 'quota-exceeded' && messageType === 'TEXT_AND_NOTIFY') {
       messageType = 'TEXT';
       result = await target.add(message(messageType));
+    }
+    // The worker that took over owns the record now: it stays as that worker leaves it.
+    if (!result.ok && result.reason === LEASE_LOST_REASON) {
+      return { status: 'failed', reason: result.reason };
     }
     await this.finishMessage(reservation.id, result.ok ? 'sent' : 'failed', messageType);
     return result.ok ? sent(messageType) : { status: 'failed', reason: result.reason };

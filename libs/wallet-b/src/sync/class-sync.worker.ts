@@ -1,4 +1,4 @@
-import { LeasedWorker, WorkerScheduler } from '@app/core';
+import { LEASE_MARGIN_MS, LeasedWorker, LeaseTime, WorkerScheduler } from '@app/core';
 import { Holder, HolderChanges, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import {
@@ -125,6 +125,14 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       { state: 'superseded', finishedTime: new Date(), updatedTime: new Date() },
     );
 
+    // Every call to Google starts with the lease outlasting it (the class sync: two calls), so
+    // a Google that stops answering fails the attempt before another worker may claim the job.
+    const lease = new LeaseTime(this.leaseMs, job.leaseUntil);
+    const budget = this.client.callBudgetMs;
+    let cursor = job.lastObjectId;
+    const keep = (calls: number) =>
+      lease.ensure(calls * budget + LEASE_MARGIN_MS, () => this.checkpoint(job, cursor));
+    if (!(await keep(2))) return;
     const synced = await this.classes.syncClass(pass);
     if (!synced.ok) {
       await this.retryLater(job, `class: ${synced.reason}`);
@@ -139,7 +147,6 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
     }
     const images = await this.classes.objectImages(pass);
     const content = buildObjectContent(pass, type, images);
-    let cursor = job.lastObjectId;
     for (;;) {
       const batch = await this.dataSource.getRepository(WalletBObject).find({
         where: {
@@ -154,6 +161,7 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       const holders = await this.holdersOf(batch);
       for (const object of batch) {
         const holder = object.holderId !== null ? holders.get(object.holderId) : undefined;
+        if (!(await keep(1))) return;
         const patched = await this.client.patchObject(
           type,
           object.objectId,
@@ -167,7 +175,7 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
         cursor = object.id;
       }
       if (batch.length < OBJECT_BATCH) break;
-      if (!(await this.checkpoint(job, cursor))) return;
+      if (!(await lease.renew(() => this.checkpoint(job, cursor)))) return;
     }
     await this.finish(job, { objectHash, lastObjectId: cursor });
     this.logger.log({ jobId: job.id, passId: pass.id }, 'WalletB class synced');
@@ -192,7 +200,10 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
       this.classes.objectImages(pass),
     ]);
     let cursor = job.lastObjectId;
+    const lease = new LeaseTime(this.leaseMs, job.leaseUntil);
     const patch = async (objectId: string, content: WalletObjectContent): Promise<boolean> => {
+      const needMs = this.client.callBudgetMs + LEASE_MARGIN_MS;
+      if (!(await lease.ensure(needMs, () => this.checkpoint(job, cursor)))) return false;
       const patched = await this.client.patchObject(type, objectId, content);
       if (patched.ok || patched.kind === 'not-found') return true;
       await this.retryLater(job, `object ${objectId}: ${patched.reason}`, cursor);
@@ -232,7 +243,7 @@ export class ClassSyncWorker extends LeasedWorker<SyncJob> {
         cursor = object.id;
       }
       if (batch.length < OBJECT_BATCH) break;
-      if (!(await this.checkpoint(job, cursor))) return;
+      if (!(await lease.renew(() => this.checkpoint(job, cursor)))) return;
     }
     await this.finish(job, { objectHash: null, lastObjectId: cursor });
   }

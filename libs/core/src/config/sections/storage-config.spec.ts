@@ -9,7 +9,7 @@ describe('readStorageConfig', () => {
   it('keeps uploads on disk by default, file URLs signed with a key of their own', () => {
     const { value, problems } = storageOf({});
     expect(problems).toEqual([]);
-    expect(value).toMatchObject({ driver: 'local', dir: './data/uploads' });
+    expect(value).toMatchObject({ driver: 'local', dir: './data/uploads', timeoutMs: 3000 });
     expect(value.signingSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(value.signingSecret).not.toContain(JWT_SECRET);
     expect(storageOf({ FILES_SIGNING_SECRET: 'f'.repeat(32) }).value.signingSecret).toBe(
@@ -21,6 +21,7 @@ describe('readStorageConfig', () => {
     [{ STORAGE_DRIVER: 's3' }, 'S3_REGION is required when STORAGE_DRIVER=s3'],
     [{ FILES_SIGNING_SECRET: 'short' }, 'FILES_SIGNING_SECRET must be at least 32 characters'],
     [{ S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must use http: or https:'],
+    [{ STORAGE_TIMEOUT_MS: '50' }, 'STORAGE_TIMEOUT_MS'],
   ])('refuses %p naming the variable', (env, message) => {
     expect(storageOf(env).problems).toEqual([expect.stringContaining(message)]);
   });

@@ -5,6 +5,12 @@ export interface StorageConfig {
   driver: 'local' | 's3';
   dir: string;
   /**
+   * How long one operation of the object store (S3) may take, its tries included, before it is
+   * given up as unavailable (503); a write gets a second more per MiB it carries. It is also
+   * how long a download may go without a byte.
+   */
+  timeoutMs: number;
+  /**
    * HMAC-SHA256 key of the signed `/files/...` download URLs of the local driver. Without
    * FILES_SIGNING_SECRET it is derived from the JWT secret, so it is shared whenever that is.
    */
@@ -25,6 +31,12 @@ export interface UploadConfig {
   quotaBytes: number;
 }
 
+/**
+ * A request that stores or reads a file waits at most this long for a silent store: a few
+ * seconds, like the database's deadlines, then it answers 503 with Retry-After.
+ */
+export const DEFAULT_STORAGE_TIMEOUT_MS = 3000;
+
 /** Upload buckets are path segments and S3 bucket-name suffixes: S3's rules, without dots. */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 
@@ -36,8 +48,8 @@ function deriveFilesSigningSecret(jwtSecret: string): string {
 }
 
 /**
- * `STORAGE_DRIVER` and its directory or S3 settings, `FILES_SIGNING_SECRET` (else derived from
- * `jwtSecret`).
+ * `STORAGE_DRIVER` and its directory or S3 settings, `STORAGE_TIMEOUT_MS`,
+ * `FILES_SIGNING_SECRET` (else derived from `jwtSecret`).
  */
 export function readStorageConfig(read: EnvReader, jwtSecret: string): StorageConfig {
   const signingSecret = read.optional('FILES_SIGNING_SECRET');
@@ -47,6 +59,7 @@ export function readStorageConfig(read: EnvReader, jwtSecret: string): StorageCo
   const storage: StorageConfig = {
     driver: read.oneOf('STORAGE_DRIVER', ['local', 's3'] as const, 'local'),
     dir: read.string('STORAGE_DIR', './data/uploads'),
+    timeoutMs: read.int('STORAGE_TIMEOUT_MS', DEFAULT_STORAGE_TIMEOUT_MS, 100, 10 * 60 * 1000),
     signingSecret: signingSecret ?? deriveFilesSigningSecret(jwtSecret),
     s3: {
       endpoint: read.url('S3_ENDPOINT', undefined, ['http:', 'https:']),

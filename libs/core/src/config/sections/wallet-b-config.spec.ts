@@ -8,7 +8,19 @@ describe('readWalletBConfig', () => {
       serviceAccountPath: undefined,
       apiUrl: 'https://walletobjects.googleapis.com',
       callbackKeysUrl: 'https://pay.google.com/gp/m/issuer/keys',
+      timeoutMs: 10_000,
+      callBudgetMs: 20_000,
     });
+  });
+
+  it('gives a call to Google twice the request deadline, and refuses a deadline under 100 ms', () => {
+    expect(readSection({ WALLET_B_TIMEOUT_MS: '2500' }, readWalletBConfig).value).toMatchObject({
+      timeoutMs: 2500,
+      callBudgetMs: 5000,
+    });
+    expect(readSection({ WALLET_B_TIMEOUT_MS: '50' }, readWalletBConfig).problems).toEqual([
+      expect.stringContaining('WALLET_B_TIMEOUT_MS must be an integer from 100'),
+    ]);
   });
 
   it('takes other addresses (the fakes in tests), without a trailing slash', () => {
