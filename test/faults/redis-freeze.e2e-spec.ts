@@ -14,6 +14,8 @@ const ANSWER_BOUND_MS = 5000;
 const HUNG_MS = 10_000;
 /** Between rounds of traffic: a busy brand, not a benchmark (and fewer passes to check after). */
 const ROUND_PAUSE_MS = 50;
+/** How often /health is probed during the freeze. */
+const HEALTH_EVERY_MS = 1000;
 /** Failed sign-ins one client IP may make (LOGIN_FAILURES_PER_IP) before it is refused. */
 const LOGIN_FAILURES = 5;
 
@@ -87,6 +89,7 @@ interface Answer {
 
   const created: string[] = [];
   let index = 0;
+  const health = () => timed('health', () => request(first.server).get('/health'));
   /** One round of a brand's traffic on both instances, all at once. */
   const round = () =>
     Promise.all([
@@ -111,7 +114,6 @@ interface Answer {
             password: 'not the password',
           }),
       ),
-      timed('health', () => request(first.server).get('/health')),
     ]).then((answers) => {
       for (const answer of answers) {
         if (answer.what === 'create' && answer.status === 201) {
@@ -123,7 +125,11 @@ interface Answer {
 
   /** A key used on one instance (so cached there), revoked on the other, then used again. */
   const revokeAcross = async () => {
-    const { id, key } = await owner.createApiKey();
+    const created = await timed('create key', () =>
+      request(first.server).post('/v1/api-keys').set(owner.auth).send({ name: 'revoked' }),
+    );
+    // (A key that was not created is used and revoked by a made-up id: each answer is recorded.)
+    const { id = 'none', key = 'none' } = (created.body ?? {}) as { id?: string; key?: string };
     const use = () =>
       timed('revoked key', () => request(second.server).get('/v1/wallet-pass').set('api-key', key));
     const before = await use();
@@ -131,7 +137,7 @@ interface Answer {
       request(first.server).delete(`/v1/api-keys/${id}`).set(owner.auth),
     );
     const after = await use();
-    return { before, revoke, after };
+    return { created, before, revoke, after };
   };
 
   it('answers every request within 5 s through a 20 s freeze, and at once after the thaw', async () => {
@@ -141,23 +147,30 @@ interface Answer {
       ['list by key', 200],
       ['create', 201],
       ['wrong password', 401],
-      ['health', 200],
     ]);
-    expect(warmUp[4].body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
+    expect((await health()).body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
 
     proxy.freeze();
     frozenAt = Date.now();
     const during: Answer[] = [];
+    const probes: Answer[] = [];
     const traffic = (async () => {
       while (Date.now() - frozenAt < FREEZE_MS) {
         during.push(...(await round()));
         await pause(ROUND_PAUSE_MS);
       }
     })();
+    // A load balancer's probe, once a second.
+    const probing = (async () => {
+      while (Date.now() - frozenAt < FREEZE_MS) {
+        probes.push(await health());
+        await pause(HEALTH_EVERY_MS);
+      }
+    })();
     // Halfway through, a key is revoked on one instance while the other has it cached.
     await pause(FREEZE_MS / 2);
     const revokedDuring = await revokeAcross();
-    await traffic;
+    await Promise.all([traffic, probing]);
     const frozenFor = Date.now() - frozenAt;
     proxy.restore();
     const thawedAt = Date.now();
@@ -165,8 +178,7 @@ interface Answer {
     // After the thaw: /health is ok again, every kind of request answers at once.
     let healthyIn: number | undefined;
     while (Date.now() - thawedAt < ANSWER_BOUND_MS * 2) {
-      const health = await timed('health', () => request(first.server).get('/health'));
-      if ((health.body as { status?: string }).status === 'ok') {
+      if (((await health()).body as { status?: string }).status === 'ok') {
         healthyIn = Date.now() - thawedAt;
         break;
       }
@@ -176,14 +188,13 @@ interface Answer {
     const backIn = Date.now() - thawedAt;
     const revokedAfter = await revokeAcross();
 
-    const brand = during.filter((answer) => !['wrong password', 'health'].includes(answer.what));
+    const brand = during.filter((answer) => answer.what !== 'wrong password');
     const guesses = during.filter((answer) => answer.what === 'wrong password');
-    const probes = during.filter((answer) => answer.what === 'health');
     const slowest = (answers: Answer[]) => Math.max(...answers.map((answer) => answer.ms));
     process.stdout.write(
       `[faults] Redis frozen (${TEST_DB}, ${frozenFor} ms, two instances): ` +
-        `${during.length} requests, slowest ${slowest(during)} ms ` +
-        `(brand ${slowest(brand)} ms, /health ${slowest(probes)} ms); ` +
+        `${during.length} requests, slowest ${slowest(during)} ms, median ${median(during)} ms ` +
+        `(brand ${slowest(brand)} ms; /health ${probes.length}, slowest ${slowest(probes)} ms); ` +
         `statuses ${JSON.stringify(countBy(during))}; ` +
         `first degraded /health ${probes.find((p) => isDegraded(p))?.at ?? 'never'} ms in; ` +
         `revoke during ${revokedDuring.revoke.ms} ms; /health ok ${healthyIn ?? 'never'} ms ` +
@@ -191,8 +202,8 @@ interface Answer {
     );
 
     // Every request was answered within 5 s, with 2xx, 429 or 503 with Retry-After.
-    expect(during.filter((answer) => answer.ms >= ANSWER_BOUND_MS)).toEqual([]);
-    expect(rounds(during)).toBeGreaterThan(10);
+    expect([...during, ...probes].filter((answer) => answer.ms >= ANSWER_BOUND_MS)).toEqual([]);
+    expect(created.length).toBeGreaterThan(20);
     const unexpected = brand.filter(
       (answer) =>
         !(answer.status >= 200 && answer.status < 300) &&
@@ -212,9 +223,7 @@ interface Answer {
     expect(firstDegraded!.at + firstDegraded!.ms).toBeLessThan(ANSWER_BOUND_MS);
     // A revoked key is refused by the other instance at once, during the freeze and after it.
     for (const revoked of [revokedDuring, revokedAfter]) {
-      expect([revoked.before.status, revoked.revoke.status, revoked.after.status]).toEqual([
-        200, 204, 403,
-      ]);
+      expect(Object.values(revoked).map((answer) => answer.status)).toEqual([201, 200, 204, 403]);
       for (const answer of Object.values(revoked)) expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
     }
 
@@ -228,13 +237,11 @@ interface Answer {
       ['list by key', 200],
       ['create', 201],
       ['wrong password', after[3].status === 429 ? 429 : 401],
-      ['health', 200],
     ]);
-    expect(after[4].body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
+    expect((await health()).body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
     expect(backIn).toBeLessThan(ANSWER_BOUND_MS);
 
     // Nothing made during the freeze is missing.
-    expect(created.length).toBeGreaterThan(10);
     for (const id of created) {
       await request(second.server).get(`/v1/wallet-pass/${id}`).set(owner.auth).expect(200);
     }
@@ -259,6 +266,7 @@ function countBy(answers: Answer[]): Record<string, number> {
   return counts;
 }
 
-function rounds(answers: Answer[]): number {
-  return answers.filter((answer) => answer.what === 'health').length;
+function median(answers: Answer[]): number {
+  const sorted = answers.map((answer) => answer.ms).sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
