@@ -12,8 +12,8 @@ const FREEZE_MS = 20_000;
 const ANSWER_BOUND_MS = 5000;
 /** A request that takes this long has hung: recorded as such rather than awaited for ever. */
 const HUNG_MS = 10_000;
-/** Between rounds of traffic: a busy brand, not a benchmark (and fewer passes to check after). */
-const ROUND_PAUSE_MS = 50;
+/** Between bursts of traffic: a busy brand, not a benchmark (and fewer passes to check after). */
+const BURST_PAUSE_MS = 50;
 /** How often /health is probed during the freeze. */
 const HEALTH_EVERY_MS = 1000;
 /** Failed sign-ins one client IP may make (LOGIN_FAILURES_PER_IP) before it is refused. */
@@ -90,8 +90,8 @@ interface Answer {
   const created: string[] = [];
   let index = 0;
   const health = () => timed('health', () => request(first.server).get('/health'));
-  /** One round of a brand's traffic on both instances, all at once. */
-  const round = () =>
+  /** One burst of a brand's traffic on both instances, all at once. */
+  const burst = () =>
     Promise.all([
       timed('list', () => request(first.server).get('/v1/wallet-pass').set(owner.auth)),
       timed('list by key', () =>
@@ -141,7 +141,7 @@ interface Answer {
   };
 
   it('answers every request within 5 s through a 20 s freeze, and at once after the thaw', async () => {
-    const warmUp = await round();
+    const warmUp = await burst();
     expect(warmUp.map((answer) => [answer.what, answer.status])).toEqual([
       ['list', 200],
       ['list by key', 200],
@@ -156,8 +156,8 @@ interface Answer {
     const probes: Answer[] = [];
     const traffic = (async () => {
       while (Date.now() - frozenAt < FREEZE_MS) {
-        during.push(...(await round()));
-        await pause(ROUND_PAUSE_MS);
+        during.push(...(await burst()));
+        await pause(BURST_PAUSE_MS);
       }
     })();
     // A load balancer's probe, once a second.
@@ -184,7 +184,7 @@ interface Answer {
       }
       await pause(100);
     }
-    const after = await round();
+    const after = await burst();
     const backIn = Date.now() - thawedAt;
     const revokedAfter = await revokeAcross();
 
@@ -198,7 +198,7 @@ interface Answer {
         `statuses ${JSON.stringify(countBy(during))}; ` +
         `first degraded /health ${probes.find((p) => isDegraded(p))?.at ?? 'never'} ms in; ` +
         `revoke during ${revokedDuring.revoke.ms} ms; /health ok ${healthyIn ?? 'never'} ms ` +
-        `and a round answered ${backIn} ms after the thaw\n`,
+        `and a burst answered ${backIn} ms after the thaw\n`,
     );
 
     // Every request was answered within 5 s, with 2xx, 429 or 503 with Retry-After.
