@@ -6,24 +6,25 @@ import { OpsController } from './ops.controller';
 
 /** A database that answers `SELECT 1`, or never does. */
 function database(answers: boolean): DataSource {
-  const fake: Pick<DataSource, 'isInitialized' | 'query'> = {
+  const fake = {
     isInitialized: true,
-    query: () => (answers ? Promise.resolve([{ 1: 1 }]) : new Promise(() => undefined)),
+    query: (): Promise<unknown> =>
+      answers ? Promise.resolve([{ 1: 1 }]) : new Promise(() => undefined),
   };
-  return fake as DataSource;
+  return fake as unknown as DataSource;
 }
 
 /** A Redis whose PING answers, fails at once (away), or never answers (frozen). */
 function redis(ping: 'answer' | 'fail' | 'hang'): Redis {
-  const fake: Pick<Redis, 'ping'> = {
-    ping: () =>
+  const fake = {
+    ping: (): Promise<'PONG'> =>
       ping === 'answer'
         ? Promise.resolve('PONG')
         : ping === 'fail'
           ? Promise.reject(new Error("Stream isn't writeable"))
           : new Promise<never>(() => undefined),
   };
-  return fake as Redis;
+  return fake as unknown as Redis;
 }
 
 const metrics = {} as MetricsService;
