@@ -15,7 +15,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Check that the service is alive and its database answers */
+    /** Check that the service is alive and its database answers; report Redis */
     get: operations['OpsController_health'];
     put?: never;
     post?: never;
@@ -791,6 +791,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    HealthDto: {
+      /**
+       * @description `ok` when every configured dependency answers; `degraded` when the database does but Redis does not (rate limits then count per instance, workers wait for their poll).
+       * @example ok
+       * @enum {string}
+       */
+      status: 'ok' | 'degraded';
+      /**
+       * @description The database answered a query.
+       * @enum {string}
+       */
+      database: 'up';
+      /**
+       * @description Only with `REDIS_URL`: whether Redis answered a PING within 1 s. Absent without Redis.
+       * @example up
+       * @enum {string}
+       */
+      redis?: 'up' | 'down';
+    };
     ErrorBody: {
       /** @description Transaction id; also sent as the x-request-id header. */
       txId: string;
@@ -2968,13 +2987,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Alive, and the database answers */
+      /** @description Alive, and the database answers: `ok`, or `degraded` when Redis (configured) does not answer; the service works on without it, so this is not a failure */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': components['schemas']['HealthDto'];
         };
       };
       /** @description The database does not answer */

@@ -37,6 +37,7 @@ export * from './ops/http-observability.middleware';
 export * from './ops/ops.module';
 export * from './pagination/page';
 export * from './rate-limit/failure-counter';
+export * from './rate-limit/fallback-rate-limit.store';
 export * from './rate-limit/client-ip-limit.guard';
 export * from './rate-limit/rate-limit.guard';
 export * from './rate-limit/rate-limit.module';

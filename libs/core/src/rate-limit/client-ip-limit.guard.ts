@@ -26,9 +26,10 @@ export const LimitPerClientIp = (
 
 /**
  * Enforces {@link LimitPerClientIp}: fixed one-minute windows per client IP (`trust proxy` as
- * configured) in the rate-limit store, so shared through Redis like the per-caller counters,
- * and like them letting the request through when the store fails. A global guard registered
- * before the JSON body guard: a refused request's body is never read.
+ * configured) in the rate-limit store, so shared through Redis like the per-caller counters
+ * (counted per instance while Redis does not answer), and like them letting the request through
+ * when the store itself fails. A global guard registered before the JSON body guard: a refused
+ * request's body is never read.
  */
 @Injectable()
 export class ClientIpLimitGuard implements CanActivate {

@@ -11,8 +11,9 @@ export function retryAfterSeconds(resetInMs: number): number {
  * Limits on failures rather than on requests (refused credentials, wrong passwords): checked
  * before the work, so that a caller over the limit is refused without the credential even
  * being looked at, and counted only when the work fails. Shares the request counters' store
- * (Redis when REDIS_URL is set) and, like them, lets the request through when the store fails:
- * a broken counter store must not stop every sign-in.
+ * (Redis when REDIS_URL is set, this instance's own counters while Redis does not answer) and,
+ * like them, lets the request through when the store itself fails: a broken counter store must
+ * not stop every sign-in.
  */
 @Injectable()
 export class FailureCounter {

@@ -54,6 +54,7 @@ export class RateLimitGuard implements CanActivate {
       hits = await Promise.all(counters.map((counter) => this.store.hit(counter.key, WINDOW_MS)));
     } catch (error) {
       // A broken counter store must not take the API down with it: let the request through.
+      // (Redis not answering is not this: the store then counts per instance.)
       this.logger.warn({ err: error }, 'Rate-limit store failed; request allowed');
       return true;
     }
