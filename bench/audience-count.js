@@ -600,7 +600,7 @@ async function main() {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (response.status === 503) {
       // The service closed its connection; MariaDB may finish the statement all the same.
-      if (!said503) console.log(`first 503: ${JSON.parse(text).message}`);
+      if (!said503) console.log(`first 503: ${JSON.parse(text).errorMessage}`);
       said503 = true;
       return { ms, answer: null, overran: await finishedOnServer(connection, db.name) };
     }
