@@ -180,7 +180,7 @@ export class AudiencesService {
       `Counting this audience took longer than ${error.deadlineMs / 1000} s: the database ` +
         `server's buffer pool (innodb_buffer_pool_size, ${binaryBytes(fit.poolBytes)}) is ` +
         `smaller than the holder tables it reads (${binaryBytes(fit.tableBytes)}), so each ` +
-        'count reads them from disk. A server whose pool holds them counts in about a second.',
+        'count reads them from disk. Give the server a pool that holds them.',
     );
   }
 
