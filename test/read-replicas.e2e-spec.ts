@@ -1,6 +1,5 @@
 import { ReadReplica, REPLICA_REST_MS } from '@app/core';
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
 import request from 'supertest';
@@ -16,6 +15,7 @@ import {
   publishedPassWithDevices,
   startWalletAEnv,
 } from './support/walleta-env';
+import { closedPort } from './support/closed-port';
 
 /**
  * Read replicas against a real MariaDB primary and replica: a throw-away pair on ports of their
@@ -381,13 +381,4 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
   const started = performance.now();
   const value = await work();
   return { value, ms: performance.now() - started };
-}
-
-/** A port nothing listens on (it was free a moment ago). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

@@ -11,6 +11,7 @@ import { InvalidInputError } from '../errors/domain-errors';
 import { dataSourceOptions } from './data-source-options';
 import { rawQuery } from './raw-query';
 import { ReadReplica } from './read-replica';
+import { closedPort } from '../../../../test/support/closed-port';
 
 const MYSQL = TEST_DB === 'mysql';
 
@@ -192,15 +193,6 @@ describe(`ReadReplica (${TEST_DB})`, () => {
 
 const databaseOf = (database: TestDatabase): string =>
   new URL(database.env.DB_URL).pathname.slice(1);
-
-/** A port nothing listens on (it was free a moment ago). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A server that accepts connections and never says a word: a host gone silent. */
 async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
