@@ -3,10 +3,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 /**
- * The import graph of the libraries (relative imports, types included) has no loop, and the
- * layers of the kinds of pass import only downwards: a kind's names and units below the DTOs'
- * users, WalletA's package builder below the PassKit web service and the holder page, WalletB's
- * Google resources below its services (docs/architecture.md, "Adding a kind of pass").
+ * The import graph of the libraries (relative imports and `@app/…` aliases, types included) has
+ * no loop, between files or between libraries, and the layers of the kinds of pass import only
+ * downwards: a kind's names and units below the DTOs' users, WalletA's package
+ * builder below the PassKit web service and the holder page, WalletB's Google resources below
+ * its services (docs/architecture.md, "Adding a kind of pass").
  */
 
 const ROOT = join(__dirname, '..');
@@ -20,22 +21,44 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-/** Each file (relative to the repository) and the files it imports relatively. */
-function importGraph(): Map<string, string[]> {
-  const files = sourceFiles(LIBS);
+/** A library's alias (tsconfig.json's `paths`): `@app/<library>` or `@app/<library>/<path>`. */
+const ALIAS = /^@app\/([a-z-]+)(?:\/(.*))?$/;
+
+/** The path an import names, without its extension: relative, or through a library's alias. */
+function importedPath(file: string, name: string): string | undefined {
+  if (name.startsWith('.')) return resolve(dirname(file), name);
+  const alias = ALIAS.exec(name);
+  return alias === null ? undefined : join(LIBS, alias[1], 'src', alias[2] ?? '');
+}
+
+/** The library a file of `libs/` belongs to. */
+const libraryOf = (file: string): string => relative(LIBS, file).split('/')[0];
+
+/** Each file's imports of the libraries: the file it names, and how it named it. */
+function importsOf(files: string[]): Map<string, { target: string; name: string }[]> {
   const known = new Set(files);
-  const graph = new Map<string, string[]>();
+  const imports = new Map<string, { target: string; name: string }[]>();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = importedFiles
-      .filter(({ fileName }) => fileName.startsWith('.'))
-      .map(({ fileName }) => resolve(dirname(file), fileName))
-      .map((target) => [`${target}.ts`, join(target, 'index.ts')].find((path) => known.has(path)))
-      .filter((target) => target !== undefined)
-      .map((target) => relative(ROOT, target));
-    graph.set(relative(ROOT, file), targets);
+    const found = importedFiles.flatMap(({ fileName: name }) => {
+      const path = importedPath(file, name);
+      if (path === undefined) return [];
+      const target = [`${path}.ts`, join(path, 'index.ts')].find((each) => known.has(each));
+      return target === undefined ? [] : [{ target, name }];
+    });
+    imports.set(file, found);
   }
-  return graph;
+  return imports;
+}
+
+/** Each file (relative to the repository) and the files it imports. */
+function importGraph(imports: Map<string, { target: string; name: string }[]>) {
+  return new Map(
+    [...imports].map(([file, found]) => [
+      relative(ROOT, file),
+      found.map(({ target }) => relative(ROOT, target)),
+    ]),
+  );
 }
 
 /** The loops of the graph: its strongly connected components of more than one file. */
@@ -94,18 +117,37 @@ const LAYERS: { folder: string; mayImport: string[] }[] = [
 ];
 
 describe('the import graph of the libraries', () => {
-  const graph = importGraph();
+  const imports = importsOf(sourceFiles(LIBS));
+  const graph = importGraph(imports);
 
   it('has no loop', () => {
     expect(loops(graph)).toEqual([]);
   });
 
+  it('has no loop between libraries', () => {
+    const libraries = new Map<string, string[]>();
+    for (const [file, targets] of graph) {
+      const library = libraryOf(join(ROOT, file));
+      const others = targets.map((target) => libraryOf(join(ROOT, target)));
+      libraries.set(library, [
+        ...new Set([
+          ...(libraries.get(library) ?? []),
+          ...others.filter((other) => other !== library),
+        ]),
+      ]);
+    }
+    expect(loops(libraries)).toEqual([]);
+  });
+
   it.each(LAYERS)('lets $folder import only downwards', ({ folder, mayImport }) => {
+    const library = libraryOf(join(ROOT, folder));
     const upwards = [...graph]
       .filter(([file]) => file.startsWith(folder))
       .flatMap(([file, targets]) => targets.map((target) => `${file} -> ${target}`))
       .filter((edge) => {
         const target = edge.split(' -> ')[1];
+        // Other libraries are below or beside this one: the loop test above keeps them so.
+        if (libraryOf(join(ROOT, target)) !== library) return false;
         return (
           !target.startsWith(folder) && !mayImport.some((allowed) => target.startsWith(allowed))
         );
