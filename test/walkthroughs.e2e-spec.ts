@@ -1,8 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { GOOGLE_SAVE_URL_PREFIX } from '@app/wallet-b';
 import request from 'supertest';
 import { GoogleWalletFake, verifyRs256Jwt } from './fakes/google-wallet-fake';
@@ -10,26 +17,28 @@ import { openBundle, openPackage } from './support/pkpass';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
- * The README's walk-throughs, run as a reader runs them: their bash blocks pasted into a
- * terminal, top to bottom, against a real service listening on a port. A change that breaks a
- * documented call breaks this test, on each database the suite runs on.
+ * The walk-throughs of docs/guides/, run as a reader runs them: their bash blocks pasted into
+ * a terminal, guide after guide, top to bottom, against a real service listening on a port. A
+ * change that breaks a documented call breaks this test, on each database the suite runs on.
  *
  * Which blocks run: a fenced `bash` block right after the HTML comment
- * `<!-- walkthrough: NAME -->`. Consecutive blocks of one NAME make one walk-through; the
- * walk-throughs run in the README's order, each in one `bash` process with `set -euo pipefail`
- * that starts from the shell the one above left (its variables, such as TOKEN, API, PASS_ID,
+ * `<!-- walkthrough: NAME -->`. Consecutive blocks of one NAME in one guide make one
+ * walk-through; the guides run in the order of their file names (01-sign-in.md first), their
+ * walk-throughs in the order they appear, each in one `bash` process with `set -euo pipefail`
+ * that starts from the shell the one before left (its variables, such as TOKEN, API, PASS_ID,
  * and its functions, such as `json`), as one reader's terminal would. All run in one folder
- * holding the repository's `examples/` (the README runs them from the repository's folder),
+ * holding the repository's `examples/` (the guides run them from the repository's folder),
  * so what they write (holders.csv, the packages they download) stays out of the repository.
  *
  * What the reader sets by hand, the test sets: the lines `BASE=…` (the service's address) and
- * `PASSWORD=…` (the owner's, from the log) get this service's. The service gets what the README
- * tells a newcomer to set: BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD for the owner,
+ * `PASSWORD=…` (the owner's, from the log) get this service's. The service gets what the guides
+ * tell a newcomer to set: BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD for the owner,
  * PUBLIC_BASE_URL, and WALLET_A_DEV_CERT_DIR, where it generates the development certificate
  * that signs packages when Apple's are not configured; WalletB is set up against a fake of
  * Google's API, so that what the walk-throughs say of WalletB (Smart Tap) can be checked.
  *
- * Rules for the blocks, checked here: every `bash` block of a `## Walk-through` section runs;
+ * Rules for the guides, checked here: every guide has a walk-through, and every `bash` block
+ * of a guide runs;
  * every curl's first option is `-f…` (`-fsS`), so an HTTP error fails the run; only `BASE`
  * names the service's address; every variable a walk-through assigns holds a value when it
  * ends (not empty, not the `undefined` of a field an answer no longer has). Then each
@@ -37,29 +46,53 @@ import { startTestApp, type TestApp } from './support/test-app';
  */
 
 const ROOT = join(__dirname, '..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const GUIDES_DIR = join(ROOT, 'docs', 'guides');
+
+interface Guide {
+  /** The guide's path from the repository's root, for messages: docs/guides/02-pass.md. */
+  path: string;
+  markdown: string;
+}
+
+/** Every guide of docs/guides/, in the order of their file names: the order a reader runs them. */
+const GUIDES: Guide[] = readdirSync(GUIDES_DIR)
+  .filter((file) => file.endsWith('.md'))
+  .sort()
+  .map((file) => ({
+    path: relative(ROOT, join(GUIDES_DIR, file)),
+    markdown: readFileSync(join(GUIDES_DIR, file), 'utf8'),
+  }));
 
 /** The issuer of the WalletB the walk-throughs run against (a fake of Google's API). */
 const WALLET_B_ISSUER = '3388000000077778888';
 
-/** The owner's password: the README has the reader paste it from the log. */
+/** The owner's password: the sign-in guide has the reader paste it from the log. */
 const OWNER_PASSWORD = 'walk-through-password-1';
 
 interface Block {
-  /** 1-based line of the block's first code line in README.md. */
-  line: number;
+  /** Where the block's first code line is: the guide's path and its 1-based line. */
+  at: string;
   code: string;
 }
 
 interface Walkthrough {
   name: string;
+  /** The guide it is in. */
+  guide: string;
   blocks: Block[];
 }
 
 const MARKER = /^<!-- walkthrough: ([a-z0-9-]+) -->$/;
 
-/** The marked blocks of the README, as walk-throughs in the README's order. */
-function parseWalkthroughs(markdown: string): Walkthrough[] {
+/** The marked blocks of the guides, as walk-throughs in the guides' order. */
+function parseWalkthroughs(guides: Guide[]): Walkthrough[] {
+  const found: Walkthrough[] = [];
+  for (const guide of guides) found.push(...parseGuide(guide, found));
+  return found;
+}
+
+/** The marked blocks of one guide; `before` are the walk-throughs of the guides before it. */
+function parseGuide({ path, markdown }: Guide, before: Walkthrough[]): Walkthrough[] {
   const lines = markdown.split('\n');
   const found: Walkthrough[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -69,35 +102,33 @@ function parseWalkthroughs(markdown: string): Walkthrough[] {
     let start = i + 1;
     while (start < lines.length && lines[start].trim() === '') start++;
     if (!/^```(bash|sh)$/.test(lines[start] ?? '')) {
-      throw new Error(`README.md:${i + 1}: "${lines[i]}" is not followed by a bash block`);
+      throw new Error(`${path}:${i + 1}: "${lines[i]}" is not followed by a bash block`);
     }
     const end = lines.indexOf('```', start + 1);
-    if (end < 0) throw new Error(`README.md:${start + 1}: the block never ends`);
-    const block = { line: start + 2, code: lines.slice(start + 1, end).join('\n') };
+    if (end < 0) throw new Error(`${path}:${start + 1}: the block never ends`);
+    const block = { at: `${path}:${start + 2}`, code: lines.slice(start + 1, end).join('\n') };
     const last = found.at(-1);
     if (last?.name === name) {
       last.blocks.push(block);
-    } else if (found.some((walkthrough) => walkthrough.name === name)) {
-      throw new Error(`README.md:${i + 1}: ${name} has blocks apart; give this one a new name`);
+    } else if ([...before, ...found].some((walkthrough) => walkthrough.name === name)) {
+      throw new Error(`${path}:${i + 1}: ${name} has blocks apart; give this one a new name`);
     } else {
-      found.push({ name, blocks: [block] });
+      found.push({ name, guide: path, blocks: [block] });
     }
     i = end;
   }
   return found;
 }
 
-/** The bash blocks of `## Walk-through…` sections, by line, and whether a marker precedes each. */
-function walkthroughSectionBlocks(markdown: string): { line: number; marked: boolean }[] {
+/** The bash blocks of a guide, where each starts, and whether a marker precedes each. */
+function guideBlocks({ path, markdown }: Guide): { at: string; marked: boolean }[] {
   const lines = markdown.split('\n');
-  const blocks: { line: number; marked: boolean }[] = [];
-  let inWalkthrough = false;
+  const blocks: { at: string; marked: boolean }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (/^## /.test(lines[i])) inWalkthrough = /^## Walk-through/.test(lines[i]);
-    if (inWalkthrough && /^```(bash|sh)$/.test(lines[i])) {
+    if (/^```(bash|sh)$/.test(lines[i])) {
       let before = i - 1;
       while (before >= 0 && lines[before].trim() === '') before--;
-      blocks.push({ line: i + 1, marked: MARKER.test(lines[before] ?? '') });
+      blocks.push({ at: `${path}:${i + 1}`, marked: MARKER.test(lines[before] ?? '') });
     }
     if (/^```/.test(lines[i])) {
       const end = lines.indexOf('```', i + 1);
@@ -147,9 +178,7 @@ function script(
   names: string[],
   supplied: Record<string, string>,
 ): string {
-  let code = walkthrough.blocks
-    .map((block) => `# README.md:${block.line}\n${block.code}`)
-    .join('\n\n');
+  let code = walkthrough.blocks.map((block) => `# ${block.at}\n${block.code}`).join('\n\n');
   for (const [name, value] of Object.entries(supplied)) {
     code = code.replace(new RegExp(`^${name}=.*$`, 'm'), `${name}='${value}'`);
   }
@@ -222,9 +251,9 @@ function freePort(): Promise<number> {
   });
 }
 
-const walkthroughs = parseWalkthroughs(README);
+const walkthroughs = parseWalkthroughs(GUIDES);
 
-describe('README walk-throughs', () => {
+describe('The walk-throughs of docs/guides/', () => {
   let testApp: TestApp;
   let google: GoogleWalletFake;
   let base: string;
@@ -258,11 +287,15 @@ describe('README walk-throughs', () => {
     if (runs.size === walkthroughs.length) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('keep the rules and run every bash block of the walk-through sections', () => {
+  it('keep the rules and run every bash block of every guide', () => {
     checkRules(walkthroughs, ['BASE', 'PASSWORD']);
-    const blocks = walkthroughSectionBlocks(README);
-    expect(blocks.length).toBeGreaterThan(0);
-    expect(blocks.filter((block) => !block.marked).map((block) => block.line)).toEqual([]);
+    expect(GUIDES.length).toBeGreaterThan(0);
+    const withoutWalkthrough = GUIDES.filter(
+      (guide) => !walkthroughs.some((walkthrough) => walkthrough.guide === guide.path),
+    );
+    expect(withoutWalkthrough.map((guide) => guide.path)).toEqual([]);
+    const unmarked = GUIDES.flatMap(guideBlocks).filter((block) => !block.marked);
+    expect(unmarked.map((block) => block.at)).toEqual([]);
   });
 
   it.each(walkthroughs.map((walkthrough, index) => ({ ...walkthrough, index })))(
