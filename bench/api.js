@@ -165,7 +165,7 @@ async function main() {
     }
   }
 
-  // Issue 35's targets: req/s at least 80 % of the baseline's, CPU per request at most 1.25×.
+  // The targets: req/s at least 80 % of the baseline's, CPU per request at most 1.25×.
   const RATE_TARGET = 0.8;
   const CPU_TARGET = 1.25;
   console.log(

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * bench:audience — `POST /v1/wallet-pass/{id}/audience` over 1,000,000 holders of one pass
- * (DESIGN.md §11, Speed: a three-condition audience counted in ≤ 2 s on MariaDB).
+ * (target: a three-condition audience counted in ≤ 2 s on MariaDB).
  *
  *   1. The built service on a MariaDB database (it runs the migrations), one Published pass
  *      with a `points` face field made through the API.

@@ -1,7 +1,7 @@
 'use strict';
 /**
- * bench:bodies (issue 17 item 2): the CPU one request costs the service, for the largest body
- * each body-taking route accepts and for the attack bodies of the issue. Not a timed test: it
+ * bench:bodies: the CPU one request costs the service, for the largest body each body-taking
+ * route accepts and for attack bodies built to cost seconds of CPU. Not a timed test: it
  * records figures (BENCHMARKS.md). CPU is the service process's own, all threads, read from
  * /proc/<pid>/task/<tid>/schedstat (nanoseconds) before and after each request; the script
  * sends one request at a time and waits for the answer. Linux only.

@@ -12,11 +12,11 @@
  *   bare client installs the worker's lean `AsyncResource.bind` too: a like-for-like baseline)
  *   BENCH_AUDIENCE=holders: each device holds the personal copy of a holder of its own
  *   (BENCH_DEVICES holders, imported through the API), the notification reaching every holder
- *   (DESIGN.md §6: as fast as as many devices of the shared pass)
+ *   (target: as fast as as many devices of the shared pass)
  *   BENCH_AUDIENCE=segment: the same holders, plus a segment of the pass that matches every one
  *   of them (`{"createdAfter": <a second before the import>}`), and the notification is made
  *   with its `segmentId`: the service evaluates the audience when it sends, snapshots the
- *   matched holders and pushes only their devices (DESIGN.md §11: ≥ 90 % of the bare client's
+ *   matched holders and pushes only their devices (target: ≥ 90 % of the bare client's
  *   rate). Checked: `audienceSize` equal to BENCH_DEVICES
  *   BENCH_WORKERS (default 1): that many worker processes share the notification (its shards,
  *   NOTIFICATION_SHARD_SIZE devices each); CPU per push is theirs together, RSS growth the
@@ -70,7 +70,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL;
 const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const PORT = 3105;
 const TARGET_MS = 10_000;
-/** DESIGN.md §6 (any notification) and §11 (to a 100,000-holder segment). */
+/** Of the bare client's rate: any notification, or one to a 100,000-holder segment. */
 const TARGET_RATIO = AUDIENCE === 'segment' ? 0.9 : 0.75;
 const TARGET_GROWTH_BYTES = 100e6;
 const RSS_EVERY_MS = 50;

@@ -1,5 +1,5 @@
 /**
- * bench:bulk — one bulk change of BENCH_HOLDERS (100,000) holders (DESIGN.md §11: a bulk
+ * bench:bulk — one bulk change of BENCH_HOLDERS (100,000) holders (target: a bulk
  * increment of 100,000 holders, their pushes included, in ≤ 60 s). On the built service and a
  * fresh MariaDB database: the API (WORKER_ENABLED=false) and a worker process
  * (`dist/apps/worker/src/main.js`, the API's environment) each in a process of their own, the

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * bench:holders — `POST /v1/wallet-pass/{id}/holders/import` (DESIGN.md §6: 10,000 holders in
+ * bench:holders — `POST /v1/wallet-pass/{id}/holders/import` (target: 10,000 holders in
  * ≤ 10 s). On the built service and a fresh MariaDB database, one request at a time:
  *
  *   1. 10,000 new holders as JSON (all inserts),

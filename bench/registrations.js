@@ -1,6 +1,6 @@
 'use strict';
 /**
- * bench:registrations — Apple's PassKit web service under a launch (issue 26): how fast one
+ * bench:registrations — Apple's PassKit web service under a launch: how fast one
  * pass takes device registrations, and what recording pass fetches (confirmations) costs a
  * fetch. On the built service, on SQLite and on MariaDB (a fresh database each), no worker:
  *

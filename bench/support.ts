@@ -423,8 +423,8 @@ export async function checkSeeded(
 }
 
 /**
- * `count` personal holders of the pass, made through the import API (10,000 a request, as
- * DESIGN.md §6 allows), with their ids and serial numbers in externalId order. `more` adds to
+ * `count` personal holders of the pass, made through the import API (10,000 a request, the most
+ * one import takes), with their ids and serial numbers in externalId order. `more` adds to
  * the n-th row (e.g. its `fieldValues`) beside its externalId.
  */
 export async function importHolders(

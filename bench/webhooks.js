@@ -1,6 +1,6 @@
 'use strict';
 /**
- * bench:webhooks — DESIGN.md §7: with a receiver that answers at once, an event reaches it
+ * bench:webhooks — target: with a receiver that answers at once, an event reaches it
  * ≤ 2 s after its cause (p99). On the built service and fresh MariaDB databases:
  *
  *   1. cause → receipt latency, one service process with its embedded worker (the default

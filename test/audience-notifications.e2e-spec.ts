@@ -54,7 +54,7 @@ interface Member extends HolderBody {
 type NotificationBody = Record<string, unknown> & { id: string };
 
 /**
- * Notifications to an audience or a segment (DESIGN.md §11) through the real HTTP app, with the
+ * Notifications to an audience or a segment through the real HTTP app, with the
  * APNs and Google fakes: only the holders matched when it is sent are reached, on their own
  * devices and WalletB objects; never the shared pass's devices or anyone else.
  */

@@ -32,7 +32,7 @@ const METADATA = {
 };
 
 /**
- * Audiences (DESIGN.md §11): holders' tags and attributes, the condition tree and every
+ * Audiences: holders' tags and attributes, the condition tree and every
  * operator, segments, sizes and the holder list's filters, with their 400s and isolation.
  */
 describe('Audiences', () => {

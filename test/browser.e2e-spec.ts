@@ -316,7 +316,7 @@ describeWithChromium(`pages in a browser${skipNote}`, () => {
   );
 
   let family: Promise<{ pageUrl: string; walletAUrl: string }> | undefined;
-  /** A bundle of three holders of the shared pass, made once: a family's cards (DESIGN.md §12). */
+  /** A bundle of three holders of the shared pass, made once: a family's cards. */
   const familyBundle = () => (family ??= makeFamilyBundle());
   async function makeFamilyBundle(): Promise<{ pageUrl: string; walletAUrl: string }> {
     const owner = await OwnerSession.start(testApp.server);
@@ -539,7 +539,7 @@ describeWithChromium(`pages in a browser${skipNote}`, () => {
     ]);
     await screenshot(shuttlePage, 'holder-page-boarding-pass-phone');
 
-    // A flight by carrier and number (DESIGN.md §12): its code and number in the heading, the
+    // A flight by carrier and number: its code and number in the heading, the
     // holder's passenger, and times at each airport's clock whatever offset they were sent in.
     const flight = await publishKind(owner, 'Flight LX318', {
       ...base,

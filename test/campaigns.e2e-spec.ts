@@ -235,7 +235,7 @@ describe('Campaigns', () => {
       expect((await get(campaign.id)).status).toBe('InProgress');
     });
 
-    it('answers a move DESIGN.md does not allow with 409 and both statuses', async () => {
+    it('answers a move the statuses do not allow with 409 and both statuses', async () => {
       const response = await patch(campaign.id, { status: 'Prepping' }).expect(409);
       expectError(response.body, 'CONFLICT');
       expect(response.body.errorMessage).toEqual(expect.any(String));

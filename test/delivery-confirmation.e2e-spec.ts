@@ -32,7 +32,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const FLUSHED_MS = 1500;
 
 /**
- * Did an update reach the phones (DESIGN.md §10): a device holds the version it registered at
+ * Did an update reach the phones: a device holds the version it registered at
  * or fetched (200, or 304 because it had it); a notification is confirmed by fetches of its
  * version or a later one, never by an older one.
  */

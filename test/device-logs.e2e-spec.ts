@@ -47,7 +47,7 @@ const kept = (line: string) => line.replace(/^\[[^\]]+\] /, '');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * DESIGN.md §10, device logs: what Wallet posts to the web service's `/log` is kept per pass by
+ * Device logs: what Wallet posts to the web service's `/log` is kept per pass by
  * the serial number it names, counted, bounded per pass and per source, and read back by the
  * pass's workspace only. Also HEAD on the web service's pass (answered like GET, no body).
  */

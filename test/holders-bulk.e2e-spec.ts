@@ -100,7 +100,7 @@ async function importHolders(
 }
 
 /**
- * Bulk changes of holders (DESIGN.md §11) through the real HTTP app, its embedded worker, an
+ * Bulk changes of holders through the real HTTP app, its embedded worker, an
  * APNs fake and a Google Wallet fake: each changed holder is changed as a PATCH would change it.
  */
 describe(`Bulk changes of holders (${TEST_DB})`, () => {

@@ -57,7 +57,7 @@ interface SavedObject {
 
 const path = (url: string) => new URL(url).pathname;
 
-describe('Bundles of holders: many passes, one tap (DESIGN §12)', () => {
+describe('Bundles of holders: many passes, one tap', () => {
   let fake: GoogleWalletFake;
   let testApp: TestApp;
   let owner: OwnerSession;

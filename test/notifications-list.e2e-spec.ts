@@ -21,7 +21,7 @@ interface PageBody {
 }
 
 /**
- * GET /v1/wallet-pass/notifications (DESIGN.md §8). Only Draft and future Scheduled
+ * GET /v1/wallet-pass/notifications. Only Draft and future Scheduled
  * notifications are created through the API, so no delivery changes a status under the test;
  * delivery statuses are written into the table directly.
  */

@@ -248,7 +248,7 @@ const GOLDENS: [string, () => Record<string, unknown>][] = [
     () => {
       const fixture = KIND_FIXTURES[name];
       expect(classTypeFor(fixture.metadata)).toBe(fixture.classType);
-      // The semantic flight's holder has a passenger of its own (DESIGN.md §12).
+      // The semantic flight's holder has a passenger of its own.
       return goldenOf(
         fixture.metadata,
         fixture.classType,

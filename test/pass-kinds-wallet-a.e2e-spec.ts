@@ -48,7 +48,7 @@ const PK_BARCODE = {
   ITF: 'PKBarcodeFormatI2of5',
 } as const;
 
-/** A holder's own day and end: a ticket for a given day (DESIGN.md §9). */
+/** A holder's own day and end: a ticket for a given day. */
 const HOLDER_DATES = {
   relevantDate: '2026-07-02T19:30:00+02:00',
   expirationDate: '2026-07-03T04:00:00+02:00',
@@ -591,7 +591,7 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     expect(opened.passJson.posterGeneric).toBeUndefined();
   });
 
-  describe('images by kind (DESIGN.md §12)', () => {
+  describe('images by kind', () => {
     const basics = () =>
       images.filter((image) => ['logo.png', 'icon.png'].includes(image.fileName));
     const upload = async (fileName: string) => ({
@@ -736,7 +736,7 @@ describe('Every kind of pass on WalletA: create, publish, download, hold, update
     };
     const examples = docs.paths['/v1/wallet-pass'].post.requestBody.content['application/json']
       .examples as Record<string, { value: { passName: string; passMetadata: object } }>;
-    // One of each kind (the festival is an event ticket, the flights of DESIGN.md §12 boarding
+    // One of each kind (the festival is an event ticket, the flights boarding
     // passes), then one of each iOS 27 barcode format.
     const kinds: Record<string, string> = {
       storeCard: 'storeCard',

@@ -484,7 +484,7 @@ describe('Kinds of pass: face fields, barcode formats and dates', () => {
     });
   });
 
-  describe('flights by carrier and number, and the semantic boarding pass (DESIGN.md §12)', () => {
+  describe('flights by carrier and number, and the semantic boarding pass', () => {
     const FLIGHT = {
       transitType: 'air',
       origin: { code: 'ZRH', name: 'Zurich', timeZone: 'Europe/Zurich' },

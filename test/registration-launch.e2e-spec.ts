@@ -15,7 +15,7 @@ import {
 } from './support/walleta-env';
 
 /**
- * Registrations as a launch brings them (issue 26, DESIGN.md §10): every registration with a
+ * Registrations as a launch brings them: every registration with a
  * valid token is stored, whatever the crowd behind one address, and the next change of the pass
  * reaches every device. Abuse of the shared pass's public token is bounded by what one source
  * keeps (`PASSKIT_DEVICES_PER_SOURCE`), a holder's copy by its own device count
@@ -197,7 +197,7 @@ async function pushesReaching(
 const elapsed = (startedAt: number) => `${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
 const report = (line: string) => process.stdout.write(`[registration-launch ${TEST_DB}] ${line}\n`);
 
-describe('Registrations at a launch: every valid registration is stored (issue 26)', () => {
+describe('Registrations at a launch: every valid registration is stored', () => {
   let walletA: WalletAApp;
   let server: Server;
   let phone: ReturnType<typeof passKit>;
@@ -385,7 +385,7 @@ describe('Registrations at a launch: every valid registration is stored (issue 2
   );
 });
 
-describe('Registrations under abuse: bounded by what a source keeps, never refused (issue 26)', () => {
+describe('Registrations under abuse: bounded by what a source keeps, never refused', () => {
   let walletA: WalletAApp;
   let server: Server;
   let phone: ReturnType<typeof passKit>;

@@ -5,7 +5,7 @@ import { OwnerSession } from './support/session';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
- * Issue 17 item 2 (and the PassKit log of item 6), as an attacker would send them: bodies built
+ * Request bodies (and the PassKit log) as an attacker would send them: bodies built
  * to cost seconds of CPU in class-transformer, or megabytes of error context, or log floods.
  * Each is refused with the Error body and a small answer, and `/health` keeps answering within
  * a second while the attack is in flight. The largest bodies the API documents still pass.

@@ -116,7 +116,7 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}
 const ERROR_KEYS = new Set(['txId', 'timestamp', 'errorCode', 'errorMessage', 'context']);
 
 /**
- * What is wrong with an error answer's body by DESIGN.md §4 (the spec's Error body exactly),
+ * What is wrong with an error answer's body (the spec's Error body exactly),
  * or undefined when nothing is.
  */
 export function errorBodyProblem(

@@ -33,7 +33,7 @@ export const EVENT = {
   doorsOpen: '2026-07-01T18:30:00+02:00',
 };
 /**
- * A festival of three events (DESIGN.md §12): one at a stage of its own, one at the festival's
+ * A festival of three events: one at a stage of its own, one at the festival's
  * venue, one without an end.
  */
 export const FESTIVAL = {
@@ -69,7 +69,7 @@ export const FLIGHT = {
 } as const;
 
 /**
- * A flight by carrier and number (DESIGN §12), with what the semantic boarding pass needs: its
+ * A flight by carrier and number, with what the semantic boarding pass needs: its
  * boarding time and both ends' IANA zones. Its departure is written in UTC: WalletB's local
  * times come from the zones (13:05 in Zurich, 15:55 in New York).
  */
@@ -85,7 +85,7 @@ export const SEMANTIC_FLIGHT = {
 } as const;
 
 /**
- * One pass of every kind (DESIGN §9), as `passMetadata` of a create request: valid for the
+ * One pass of every kind, as `passMetadata` of a create request: valid for the
  * API's rules, with the face fields whose keys WalletB reads for a seat or a passenger.
  */
 /**

@@ -8,12 +8,12 @@ export interface WalletAKind {
   metadata: PassMetadataDto;
   /** A personal holder's values of the pass's face fields (a seat, a gate, a passenger). */
   holderValues: Record<string, string>;
-  /** A boarding pass holder's passenger (DESIGN.md §12). */
+  /** A boarding pass holder's passenger. */
   passengerName?: PassengerName;
 }
 
 /**
- * Every kind of pass (DESIGN.md §9), as the `passMetadata` of a create request that the API's
+ * Every kind of pass, as the `passMetadata` of a create request that the API's
  * rules accept. Each leaves some face slots to its kind's fields and fills others itself, so
  * both the derived fields and the brand's winning over them show.
  */

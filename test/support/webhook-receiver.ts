@@ -19,7 +19,7 @@ export interface ReceivedWebhook {
 /** How the receiver answers one request: an HTTP status, or `hang` (never answers). */
 export type ReceiverAnswer = number | 'hang';
 
-/** A parsed webhook body (DESIGN.md §7). */
+/** A parsed webhook body. */
 export interface WebhookEvent {
   id: string;
   type: string;

@@ -12,7 +12,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { corsOptions, securityHeaders } from './security-headers';
 import { setupSwagger } from './swagger';
 
-/** Paths outside the versioned API (DESIGN.md §2). */
+/** Paths outside the versioned API. */
 const UNVERSIONED = [
   'health',
   'metrics',

@@ -59,7 +59,7 @@ describe('campaign status moves', () => {
     expect((thrown as ConflictError).context).toEqual({ status: from, requested: to });
   });
 
-  it('matches DESIGN.md §4 for every pair of statuses', () => {
+  it('matches the table of moves for every pair of statuses', () => {
     for (const from of CAMPAIGN_STATUSES) {
       for (const to of CAMPAIGN_STATUSES) {
         expect({ from, to, allowed: canMoveCampaign(from, to) }).toEqual({

@@ -11,8 +11,9 @@ export const CAMPAIGN_STATUSES = [
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 /**
- * The status moves DESIGN.md §4 allows. `Completed` and `Canceled` are final. Staying in the
- * same status is not a move and is always allowed.
+ * The status moves a campaign may make (docs/decisions.md, "Creating and moving status").
+ * `Completed` and `Canceled` are final. Staying in the same status is not a move and is always
+ * allowed.
  */
 export const CAMPAIGN_STATUS_MOVES: Readonly<Record<CampaignStatus, readonly CampaignStatus[]>> = {
   NotStarted: ['Prepping', 'InProgress', 'Canceled'],

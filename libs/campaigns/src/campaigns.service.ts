@@ -40,7 +40,7 @@ const FILE_URL_SECONDS = 3600;
 const IMAGE_TYPES: readonly string[] = [PNG, JPEG, GIF, WEBP];
 const IMAGE_FIELDS: readonly CampaignFileField[] = IMAGE_FILE_FIELDS;
 
-/** Who reads: `branded` users see published campaigns only (DESIGN.md §2). */
+/** Who reads: `branded` users see published campaigns only. */
 export type CampaignReader = Pick<Principal, 'role'>;
 
 const publishedOnly = (reader: CampaignReader) => reader.role === 'branded';
@@ -107,7 +107,7 @@ export class CampaignsService {
   }
 
   /**
-   * Changes the fields sent. A status must be a move DESIGN.md §4 allows (409 otherwise).
+   * Changes the fields sent. A status must be a move `campaign-status.ts` allows (409 otherwise).
    * Setting a CSV file field, even to the same file, replaces the campaign's file records with
    * those of the files it then names; clearing one drops its records. Any failure changes
    * nothing.

@@ -71,7 +71,7 @@ function toPlainRecord(
 }
 
 /**
- * Reads the video-performance records of an uploaded CSV file (DESIGN.md §4): UTF-8,
+ * Reads the video-performance records of an uploaded CSV file: UTF-8,
  * comma-separated, a header with the record's field names in any order (case ignored), one
  * record a line, quoted fields as RFC 4180. Every line is checked as a JSON record would be;
  * any failure throws an {@link InvalidInputError} keyed `<field>.line <n>[.<column>]`, the

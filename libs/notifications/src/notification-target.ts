@@ -2,7 +2,7 @@ import { InvalidInputError } from '@app/core';
 import type { Notification } from './entities/notification.entity';
 
 /**
- * Whom a notification reaches (DESIGN.md §6 and §11): chosen holders of its pass, an audience,
+ * Whom a notification reaches: chosen holders of its pass, an audience,
  * a segment of its pass, or (all three null) every holder and the shared pass.
  */
 export type NotificationTarget = Pick<Notification, 'holderIds' | 'audience' | 'segmentId'>;

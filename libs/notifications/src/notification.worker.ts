@@ -138,7 +138,7 @@ export class NotificationWorker extends LeasedWorker<Notification> {
 
   /**
    * Writes down whom an audience or a segment (its audience as it is now) matches, when the
-   * notification goes out (DESIGN.md §11: a Scheduled one reaches whoever matches at its time):
+   * notification goes out (a Scheduled one reaches whoever matches at its time):
    * the holders into `audience_member` under the notification's id, in batches of holders in id
    * order, each in one transaction with its checkpoint (`snapshotCursor`) that commits only while
    * this worker holds the lease; the last one also sets `audienceSize`. Both channels then deliver

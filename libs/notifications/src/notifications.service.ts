@@ -220,7 +220,7 @@ export class NotificationsService {
   }
 
   /**
-   * Why a segment cannot be deleted now (DESIGN.md §11), for `SegmentsService`: a Draft or
+   * Why a segment cannot be deleted now, for `SegmentsService`: a Draft or
    * Scheduled notification uses it, or one about to go out whose audience is not read yet (it
    * would fail for want of its segment). Null when none does.
    */

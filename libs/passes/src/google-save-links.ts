@@ -61,7 +61,7 @@ export class GoogleSaveLinks {
   }
 
   /**
-   * A bundle's one link (DESIGN.md §12): the holders' own objects, grouped, in their order.
+   * A bundle's one link: the holders' own objects, grouped, in their order.
    * Null without a provider, as when none of the holders can be saved.
    */
   saveUrlForHolders(pass: Pass, holders: Holder[], groupingId: string): Promise<string | null> {

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@app/core';
 
-/** One language's texts of a pass (DESIGN.md §9): what differs from the pass's own. */
+/** One language's texts of a pass: what differs from the pass's own. */
 export interface PassLocalization {
   description?: string;
   organizationName?: string;

@@ -338,7 +338,7 @@ describe('pass kinds', () => {
       'passMetadata.nfc': withoutNfc,
     });
     // The poster generic pass has no such requirement; on a kind without a poster, the artwork
-    // is a brand image its package leaves out, not an error (DESIGN.md §12).
+    // is a brand image its package leaves out, not an error.
     expect(poster({ passType: 'generic' }, ['artwork.png'])).toBe(undefined);
     expect(poster({ passType: 'coupon', offer: OFFER }, ['artwork.png'])).toBe(undefined);
     expect(poster({}, ['artwork.png'])).toBe(undefined);

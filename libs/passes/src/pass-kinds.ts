@@ -76,7 +76,7 @@ function aOrAn(passType: string): string {
 }
 
 /**
- * The rules of DESIGN §9 that span more than one field of `passMetadata` (each field's own
+ * The rules of a kind that span more than one field of `passMetadata` (each field's own
  * shape is the DTO's): slot limits per style, field keys unique across the pass, dates where a
  * field has a date or time style, the block the style requires and no other style's block, the
  * barcode's message in its format (`kinds/barcode-formats.ts`) and each featured action's type
@@ -255,7 +255,7 @@ const upcomingOf = (metadata: KindMetadata): KindEvent['upcoming'] =>
   (metadata.event as KindEvent | undefined)?.upcoming;
 
 /**
- * A festival's or a season ticket's events (DESIGN.md §12): at most 20, identifiers unique (each
+ * A festival's or a season ticket's events: at most 20, identifiers unique (each
  * is WalletA's entry `identifier`), ISO 8601 dates with an end not before the start. The DTO
  * checks each entry's shape; this holds for stored metadata too.
  */

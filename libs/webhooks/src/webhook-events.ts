@@ -1,7 +1,7 @@
 import type { ServiceEventType } from '@app/core';
 
 /**
- * The events a webhook may subscribe to (DESIGN.md §7). Other service events (`link.clicked`)
+ * The events a webhook may subscribe to. Other service events (`link.clicked`)
  * are for statistics only and never leave the service.
  */
 export const WEBHOOK_EVENT_TYPES = [

@@ -73,7 +73,7 @@ const CREATE_EXAMPLE = {
 };
 
 /**
- * Webhooks of the workspace (DESIGN.md §7): owners, admins and members manage them; branded
+ * Webhooks of the workspace: owners, admins and members manage them; branded
  * users, who only read the brand's content, get a 403 on every route.
  */
 @ApiTags('Webhooks')

@@ -11,7 +11,7 @@ import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
 /**
- * Signed webhooks (DESIGN.md §7): the endpoints API, the outbox that turns recorded service
+ * Signed webhooks: the endpoints API, the outbox that turns recorded service
  * events into deliveries in the causing transaction, and the delivery worker. Imported by the
  * API (routes, recording) and the worker process (recording, delivering).
  */

@@ -25,7 +25,7 @@ import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
 
 /**
- * A workspace's webhook endpoints (DESIGN.md §7). Rules:
+ * A workspace's webhook endpoints. Rules:
  *
  * - The URL is checked when saved (scheme, and every address its host resolves to now) and
  *   again by every delivery as it connects (delivery/destination.ts).

@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { NotWeakPassword } from './password-policy';
 
-/** DESIGN.md §8: `PATCH /v1/me/password`. */
+/** `PATCH /v1/me/password` (docs/decisions.md, "Changing one's own password"). */
 export class ChangePasswordDto {
   @ApiProperty({ example: 'correct horse battery staple', maxLength: 1024 })
   @Required()

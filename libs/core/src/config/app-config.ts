@@ -35,7 +35,7 @@ export { DEFAULT_NOTIFICATION_SHARD_SIZE, type WorkerConfig } from './sections/w
 
 /**
  * Every setting the service reads, parsed once at boot from the environment, one section per
- * reader in `sections/`. Variable names follow DESIGN.md §5; `.env.example` documents each one.
+ * reader in `sections/`. `.env.example` documents each variable.
  */
 export interface AppConfig extends ServerConfig, LoggingConfig {
   database: DatabaseConfig;

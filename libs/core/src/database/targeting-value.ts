@@ -2,7 +2,7 @@ import { DECIMAL_TEXT } from '../text/decimal-text';
 
 /**
  * How a holder's value (an attribute, or a face field value, which is always text) is kept for
- * audiences (DESIGN.md §11): its type, its text, and its number when it has one. A number is a
+ * audiences: its type, its text, and its number when it has one. A number is a
  * number; a text that is a decimal number ("1200", "-3.5") counts as that number too, so a
  * points field compares numerically; a boolean is neither. The empty text is no value at all.
  * The migration that indexes existing holders and every holder write share this one rule.

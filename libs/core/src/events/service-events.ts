@@ -13,7 +13,7 @@ export interface PassInstallData {
 
 /**
  * What happened in a workspace, as the code that made it happen tells it. The `data` of
- * `notification.finished` and `holder.*` is the resource as the API shows it (DESIGN.md §7).
+ * `notification.finished` and `holder.*` is the resource as the API shows it.
  */
 export type ServiceEvent =
   | { type: 'pass.installed' | 'pass.uninstalled'; data: PassInstallData }

@@ -82,7 +82,7 @@ export const RequireRoles = (...roles: OrganisationRole[]): MethodDecorator =>
   SetMetadata(AUTH_POLICY, { kind: 'authenticated', roles } satisfies AuthPolicy);
 
 /**
- * A route that changes a workspace's content: every role but `branded`, whose users only read
- * (DESIGN.md). One list, so that a new role is placed once.
+ * A route that changes a workspace's content: every role but `branded`, whose users only read.
+ * One list, so that a new role is placed once.
  */
 export const RequireWriter = (): MethodDecorator => RequireRoles('owner', 'admin', 'member');

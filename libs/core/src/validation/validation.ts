@@ -90,7 +90,7 @@ export const IsPaddedBase64 = (options?: ValidationOptions): PropertyDecorator =
   );
 
 /**
- * List query parameters accept both `status=A&status=B` and `status=A,B` (DESIGN.md §3).
+ * List query parameters accept both `status=A&status=B` and `status=A,B`.
  * Empty parts are dropped, so `status=` is an empty filter rather than a filter on "".
  */
 export const QueryList = (): PropertyDecorator =>
@@ -186,8 +186,9 @@ export function createValidationPipe(): ValidationPipe {
 }
 
 /**
- * A response field a client may echo back in a request body: accepted and ignored (DESIGN.md
- * §4), so a client can send back what it read. Hidden from the request schema in Swagger.
+ * A response field a client may echo back in a request body: accepted and ignored, so a client
+ * can send back what it read (docs/decisions.md, "A resource's own answer is a body it takes").
+ * Hidden from the request schema in Swagger.
  */
 export const ReadOnly = (): PropertyDecorator => applyDecorators(Allow(), ApiHideProperty());
 

@@ -4,7 +4,7 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 const LIST_DESCRIPTION = 'Repeat the parameter or separate with commas.';
 
-/** GET /wallet-pass-location, with the parameter names of DESIGN.md §3. */
+/** GET /wallet-pass-location, with the parameter names of the other list queries. */
 export class ListLocationsQuery extends PageQuery {
   @ApiPropertyOptional({
     maxLength: 255,

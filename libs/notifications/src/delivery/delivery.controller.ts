@@ -11,7 +11,7 @@ import {
 import { DeliveryService } from './delivery.service';
 import { DeliveryQuery, DeliveryResponse, toDeliveryResponse } from './dto/delivery.dto';
 
-/** Did the pass's latest version reach the phones (DESIGN.md §10), for every role that reads passes. */
+/** Did the pass's latest version reach the phones, for every role that reads passes. */
 @ApiTags('Passes')
 @Controller('wallet-pass/:id/delivery')
 @Authenticated()

@@ -31,7 +31,7 @@ const NOTHING_CONFIRMED: NotificationConfirmation = {
 };
 
 /**
- * Did an update reach the phones (DESIGN.md §10)? Apple's protocol lets a device say so in two
+ * Did an update reach the phones? Apple's protocol lets a device say so in two
  * ways: it registers (holding the version current then, `held_*_version`), and it fetches the
  * pass after a push (200, or 304 because it had it), counted per version by
  * `FetchConfirmations`. A fetch carries no device id, so a serial number's devices are

@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { NOTIFICATION_STATUSES, type NotificationStatus } from '../entities/notification.entity';
 
-/** GET /wallet-pass/notifications (DESIGN.md §8), shaped like the other list queries. */
+/** GET /wallet-pass/notifications, shaped like the other list queries. */
 export class ListNotificationsQuery extends PageQuery {
   @ApiPropertyOptional({
     pattern: ID_PATTERN.source,

@@ -37,7 +37,7 @@ const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 const ISO_MESSAGE = { message: 'must be an ISO 8601 date-time with a time zone' };
 /** Long enough for a lock-screen or back-of-pass message, short enough for both wallets. */
 export const MAX_MESSAGE_LENGTH = 1000;
-/** DESIGN.md §6: a notification reaches at most this many chosen holders. */
+/** A notification reaches at most this many chosen holders. */
 export const MAX_TARGETED_HOLDERS = 1000;
 
 /** What every one of the three ways to choose whom a notification reaches says. */

@@ -82,12 +82,12 @@ export class Notification extends Leased(WorkspaceOwnedEntity) {
   @Column({ name: 'total_sent_count', type: 'int', default: 0 })
   totalNotificationSentCount!: number;
 
-  /** The holders the notification reaches (DESIGN.md §6); null: every holder and the shared pass. */
+  /** The holders the notification reaches; null: every holder and the shared pass. */
   @Column({ name: 'holder_ids', type: 'simple-json', nullable: true })
   holderIds!: string[] | null;
 
   /**
-   * The segment of the pass whose holders it reaches (DESIGN.md §11), its audience read when the
+   * The segment of the pass whose holders it reaches, its audience read when the
    * notification is sent. At most one of `holderIds`, `audience` and `segmentId` is set.
    */
   @Column({ name: 'segment_id', type: 'varchar', length: 36, nullable: true })

@@ -20,7 +20,7 @@ export interface AudiencePass {
  * Tags and values are read through uncorrelated `h.id IN (SELECT holder_id …)` subqueries on
  * `holder_tag` and `holder_value`, narrowed by the pass, which MariaDB runs as semi-joins
  * driven from whichever side is smaller, and SQLite as one lookup table per subquery. Without a
- * status condition, only Active holders match (DESIGN.md §11).
+ * status condition, only Active holders match.
  */
 export function audienceSql(
   condition: Condition,

@@ -3,7 +3,7 @@ import { HOLDER_STATUSES, type HolderStatus } from '../holders/holder.entity';
 import { ATTRIBUTE_KEY_PATTERN, TAG_PATTERN } from '../holders/holder-targeting';
 
 /**
- * An audience (DESIGN.md §11): the JSON condition tree a client sends, checked and read into
+ * An audience: the JSON condition tree a client sends, checked and read into
  * {@link Condition}s. The JSON itself is what segments and notifications keep and show.
  */
 export type AudienceJson = Record<string, unknown>;

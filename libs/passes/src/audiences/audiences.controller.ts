@@ -49,7 +49,7 @@ const NOT_FOUND = {
   type: ErrorBody,
 };
 
-/** Named audiences of a pass (DESIGN.md §11). */
+/** Named audiences of a pass. */
 @ApiTags('Audiences')
 @Controller('wallet-pass/:id/segments')
 @Authenticated()

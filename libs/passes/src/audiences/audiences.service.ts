@@ -28,7 +28,7 @@ import {
 import type { AudienceSizeResponse } from './dto/audience.dto';
 import { Segment } from './segment.entity';
 
-/** Whom something reaches: an audience given inline, or a segment's (DESIGN.md §11). */
+/** Whom something reaches: an audience given inline, or a segment's. */
 export interface AudienceTarget {
   audience?: AudienceJson | null;
   segmentId?: string | null;

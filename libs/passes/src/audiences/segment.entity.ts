@@ -2,7 +2,7 @@ import { WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
 import type { AudienceJson } from './audience';
 
-/** A named audience of a pass (DESIGN.md §11): evaluated whenever it is used, never stored. */
+/** A named audience of a pass: evaluated whenever it is used, never stored. */
 @Entity({ name: 'segment' })
 export class Segment extends WorkspaceOwnedEntity {
   @Column({ name: 'pass_id', type: 'varchar', length: 36 })

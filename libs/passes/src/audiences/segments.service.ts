@@ -22,7 +22,7 @@ import type { PageQuery } from '@app/core';
 export type SegmentUseCheck = (workspaceId: string, segmentId: string) => Promise<string | null>;
 
 /**
- * Segments: named audiences of a pass (DESIGN.md §11). Names are unique per pass (409); the
+ * Segments: named audiences of a pass. Names are unique per pass (409); the
  * audience is checked against the pass's face fields on every write; a segment in use cannot
  * be deleted (409).
  */

@@ -7,8 +7,8 @@ const brand = {
 };
 
 /**
- * One request of each kind of pass (DESIGN.md §9) for POST /v1/wallet-pass, a festival's ticket
- * with its upcoming events and one of each iOS 27 barcode format (DESIGN.md §12), as drafts: a
+ * One request of each kind of pass for POST /v1/wallet-pass, a festival's ticket
+ * with its upcoming events and one of each iOS 27 barcode format, as drafts: a
  * client uploads the images (logo and icon, and a strip for a store card, coupon or event ticket)
  * and publishes with PATCH. Each is accepted as it is (test/pass-kinds-wallet-a.e2e-spec.ts sends
  * every one).

@@ -21,7 +21,7 @@ import {
 const FINITE = { allowNaN: false, allowInfinity: false };
 const DATE_TIME_EXAMPLE = '2026-05-01T19:30:00+02:00';
 
-/** At most this many upcoming events on a ticket (DESIGN.md §12). */
+/** At most this many upcoming events on a ticket. */
 export const MAX_UPCOMING_EVENTS = 20;
 
 /**

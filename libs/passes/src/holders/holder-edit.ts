@@ -217,7 +217,7 @@ export function barcodeValueProblems(
 }
 
 /**
- * A passenger is a boarding pass holder's (DESIGN.md §12): on another kind's holder it would show
+ * A passenger is a boarding pass holder's: on another kind's holder it would show
  * nowhere, so it is refused rather than kept.
  */
 export function passengerNameProblems(

@@ -8,7 +8,7 @@ import {
 import { ATTRIBUTE_KEY_PATTERN } from './holder-targeting';
 import { validateHolderInput, type HolderInputDto } from './dto/holder-input.dto';
 
-/** Rows one import takes at most (DESIGN.md §6); more is a 400, nothing written. */
+/** Rows one import takes at most; more is a 400, nothing written. */
 export const MAX_IMPORT_ROWS = 10_000;
 
 /** Problems listed at most; a file with thousands of bad rows still answers a short 400. */
@@ -42,7 +42,7 @@ export const CSV_ATTRIBUTE_PREFIX = 'attr.';
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
- * An attribute cell's value (DESIGN.md §11): a JSON number is a number, `true`/`false` a
+ * An attribute cell's value: a JSON number is a number, `true`/`false` a
  * boolean, an empty cell no value (null: the key is removed), anything else the text itself.
  */
 export function attributeCell(cell: string): string | number | boolean | null {

@@ -2,7 +2,7 @@ import { targetingValue } from '@app/core';
 import type { EntityManager } from 'typeorm';
 import type { AttributeValue, Holder, HolderAttributes } from './holder.entity';
 
-/** DESIGN.md §11: what a holder may carry for audiences. */
+/** What a holder may carry for audiences. */
 export const MAX_TAGS = 50;
 export const TAG_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 const TAG_RULE = 'must be 1 to 64 characters, each a letter, a digit or one of . _ : -';

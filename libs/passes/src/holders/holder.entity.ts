@@ -9,14 +9,14 @@ export type HolderStatus = (typeof HOLDER_STATUSES)[number];
 /** A holder's own values of the pass's face fields (any slot), by field key. */
 export type HolderFieldValues = Record<string, string>;
 
-/** A holder's attribute value (DESIGN.md §11): text, a finite number or a boolean. */
+/** A holder's attribute value: text, a finite number or a boolean. */
 export type AttributeValue = string | number | boolean;
 
 /** What a brand knows of a holder, for audiences; never shown on the pass. */
 export type HolderAttributes = Record<string, AttributeValue>;
 
 /**
- * A personal copy of a pass (DESIGN.md §6): the pass's design with this holder's serial
+ * A personal copy of a pass: the pass's design with this holder's serial
  * number, barcode and field values.
  */
 @Entity({ name: 'holder' })
@@ -42,11 +42,11 @@ export class Holder extends WorkspaceOwnedEntity {
   @Column({ name: 'field_values', type: 'simple-json' })
   fieldValues!: HolderFieldValues;
 
-  /** Sorted, without repeats; for audiences only, never on the pass (DESIGN.md §11). */
+  /** Sorted, without repeats; for audiences only, never on the pass. */
   @Column({ type: 'simple-json' })
   tags!: string[];
 
-  /** For audiences only, never on the pass (DESIGN.md §11). */
+  /** For audiences only, never on the pass. */
   @Column({ type: 'simple-json' })
   attributes!: HolderAttributes;
 
@@ -66,7 +66,7 @@ export class Holder extends WorkspaceOwnedEntity {
   @Column({ name: 'expiration_date', type: 'varchar', length: 40, nullable: true })
   expirationDate!: string | null;
 
-  /** A boarding pass's passenger (DESIGN.md §12); null: none. */
+  /** A boarding pass's passenger; null: none. */
   @Column({ name: 'passenger_name', type: 'simple-json', nullable: true })
   passengerName!: PassengerName | null;
 

@@ -155,7 +155,7 @@ function isMultipart(contentType: string | undefined): boolean {
 }
 
 /**
- * Personal copies of a Published pass (DESIGN.md §6). Reads for every role that reads passes,
+ * Personal copies of a Published pass. Reads for every role that reads passes,
  * writes for writers, like the pass routes.
  */
 @ApiTags('Holders')

@@ -62,7 +62,7 @@ const newSerialNumber = (): string => randomBytes(16).toString('hex');
 const newHolderToken = (): string => randomBytes(24).toString('base64url');
 
 /**
- * Holders of a pass (DESIGN.md §6): the API of personal copies, whose packages, pushes and
+ * Holders of a pass: the API of personal copies, whose packages, pushes and
  * WalletB objects the wallet libraries make from the changes announced through HolderChanges.
  * Rules:
  *
@@ -397,7 +397,7 @@ export class HoldersService {
 
   /**
    * A pass that takes new holders: of this workspace (else 404), Published and not deleted
-   * (else 409, DESIGN.md §6). Only here does a deleted pass differ from an unknown one: the
+   * (else 409). Only here does a deleted pass differ from an unknown one: the
    * caller's own workspace deleted it, so telling so leaks nothing to anyone else.
    */
   private async passTakingHolders(workspaceId: string, passId: string): Promise<Pass> {

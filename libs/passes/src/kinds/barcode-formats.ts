@@ -5,7 +5,7 @@ import {
 } from './kind-names';
 
 /**
- * What each barcode format can carry, and whether only iOS 27 renders it (DESIGN.md §12). Apple
+ * What each barcode format can carry, and whether only iOS 27 renders it. Apple
  * lists QR, PDF 417, Aztec, Code 128, Code 39, Codabar, EAN 13 and Interleaved 2 of 5 (ITF), the
  * last four from iOS 27 on, with a fallback after them in `barcodes` for older devices
  * (developer.apple.com/documentation/walletpasses/pass/barcodes-data.dictionary).

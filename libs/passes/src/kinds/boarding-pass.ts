@@ -57,13 +57,13 @@ export interface FlightProblem {
 const AIRLINE_CODE = "the airline's IATA code (2 letters or digits) or ICAO code (3 letters)";
 
 /**
- * A carrier of at most three characters is meant as the airline's code (DESIGN.md §12); a
+ * A carrier of at most three characters is meant as the airline's code; a
  * longer one is its name, which a flight number that carries the code may go with.
  */
 const isMeantAsCode = (carrier: string): boolean => carrier.length <= 3;
 
 /**
- * The flight of an air trip (DESIGN.md §12): `carrier: "LX", number: "318"` and
+ * The flight of an air trip: `carrier: "LX", number: "318"` and
  * `number: "LX318"` are the same flight. A number without a code needs the carrier's code; a
  * carrier code contradicting the number's (both IATA, or both ICAO, and different) is refused;
  * an IATA code beside an ICAO one gives the flight both.

@@ -4,7 +4,7 @@
  */
 
 /**
- * The kinds of pass (DESIGN.md §9). A kind is the API's name: WalletA's style and WalletB's
+ * The kinds of pass. A kind is the API's name: WalletA's style and WalletB's
  * class type are each wallet's own names for it (`libs/wallet-a/src/package/pass-json-kinds.ts`,
  * `libs/wallet-b/src/google/class-types.ts`). Adding one here makes the compiler name every
  * table that must say what the kind is (docs/architecture.md, "Adding a kind of pass").
@@ -37,7 +37,7 @@ export const TRANSIT_TYPES = ['air', 'train', 'bus', 'boat', 'generic'] as const
 export type TransitType = (typeof TRANSIT_TYPES)[number];
 
 /**
- * The barcode formats (DESIGN.md §9, §12). `EAN13`, `Code39`, `Codabar` and `ITF` are iOS 27's:
+ * The barcode formats. `EAN13`, `Code39`, `Codabar` and `ITF` are iOS 27's:
  * older iPhones render the pass's `barcodeFallbackFormat` instead (`kinds/barcode-formats.ts`).
  */
 export const BARCODE_FORMATS = [

@@ -2,7 +2,7 @@ import type { EventDto, OfferDto, TransitDto } from '../dto/pass-kind.dto';
 import type { PassType } from './kind-names';
 
 /**
- * What a kind of pass is, in the API's terms (DESIGN.md §9): one unit per kind (`store-card.ts`,
+ * What a kind of pass is, in the API's terms: one unit per kind (`store-card.ts`,
  * `coupon.ts`, `event-ticket.ts`, `boarding-pass.ts`, `generic.ts`), listed in `kinds.ts`. Each
  * wallet and the holder page render what a unit says; none of them decides it again.
  */
@@ -124,7 +124,7 @@ export interface EventFacts {
   doors?: KindFact;
   end?: KindFact;
   address?: KindFact;
-  /** A festival's or a season ticket's events, in the pass's order (DESIGN.md §12). */
+  /** A festival's or a season ticket's events, in the pass's order. */
   upcoming?: UpcomingEventFacts[];
 }
 
@@ -176,7 +176,7 @@ export type KindFacts = EveryKind<{
   generic: null;
 }>;
 
-/** A passenger's name, as a holder of a boarding pass gives it (DESIGN.md §12). */
+/** A passenger's name, as a holder of a boarding pass gives it. */
 export interface PassengerName {
   givenName: string;
   familyName: string;

@@ -10,7 +10,7 @@ import type {
 const MAX_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The one rule for when a pass, or a holder's copy of it, happens (DESIGN.md §9):
+ * The one rule for when a pass, or a holder's copy of it, happens:
  * - a holder's own day (`holderDate`, its `relevantDate`) replaces the date of a kind that takes
  *   it (an event): the start is that day, and the end and the doors, times of the pass's day,
  *   are left out rather than shown on the wrong day;

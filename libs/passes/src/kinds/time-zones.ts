@@ -1,5 +1,5 @@
 /**
- * IANA time zones of a trip's ends (DESIGN.md §12): what the rules accept, the spelling both
+ * IANA time zones of a trip's ends: what the rules accept, the spelling both
  * wallets get, and a time as the clock of that zone shows it (WalletB's local date-times).
  */
 

@@ -53,7 +53,7 @@ export function countedAs(event: RecordedEvent): Partial<PassDayCounters> | null
 }
 
 /**
- * Per-day statistics of a pass (DESIGN.md §8). Counted as events happen, in their own
+ * Per-day statistics of a pass. Counted as events happen, in their own
  * transaction ({@link ServiceEvents}), because what they would otherwise be derived from does
  * not last: retention purges WalletB callbacks, WalletA keeps one registration per device.
  * Listens in every process that records events (API and worker).

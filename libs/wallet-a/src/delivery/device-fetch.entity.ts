@@ -3,8 +3,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /**
  * Devices that fetched one version of a pass (or of a holder's copy) from the web service, by
  * how long after the version was made: the evidence that an update reached the phones
- * (DESIGN.md §10). Counted in memory and added here in batches (`FetchConfirmations`); one row
- * per (serial number, version, seconds bucket).
+ * (docs/decisions.md, "Delivery confirmation"). Counted in memory and added here in batches
+ * (`FetchConfirmations`); one row per (serial number, version, seconds bucket).
  */
 @Entity({ name: 'wallet_a_fetch' })
 export class DeviceFetch {

@@ -30,8 +30,8 @@ const keyOf = (serialNumber: string, passVersion: number, holderVersion: number,
 
 /**
  * Counts the devices that fetch a pass from Apple's web service, by version and delay
- * (DESIGN.md §10). A fetch must not cost a write: under a fan-out to a million devices every
- * one of them fetches the same version within minutes, and a row updated per request would be
+ * (docs/decisions.md, "Delivery confirmation"). A fetch must not cost a write: under a fan-out
+ * to a million devices every one of them fetches the same version within minutes, and a row updated per request would be
  * the hottest in the database. So fetches are counted in memory, per (serial number, version,
  * delay bucket), and added to `wallet_a_fetch` once a second in multi-row additive upserts,
  * which stay right with any number of API processes doing the same. A failed flush keeps its

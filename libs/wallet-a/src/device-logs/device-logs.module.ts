@@ -9,7 +9,7 @@ import { DeviceLogsService } from './device-logs.service';
 
 /**
  * What WalletA devices post to the PassKit web service's `/log`, kept per pass, and the route
- * that reads it (DESIGN.md §10). The PassKit controller hands the posts to `DeviceLogsService`.
+ * that reads it. The PassKit controller hands the posts to `DeviceLogsService`.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([DeviceLog]), PassesModule, RateLimitModule],

@@ -47,7 +47,7 @@ interface Posted {
 }
 
 /**
- * What Wallet on devices posts to the PassKit web service's `/log` (DESIGN.md §10), kept per
+ * What Wallet on devices posts to the PassKit web service's `/log`, kept per
  * pass by the serial number each message names, and read back by the pass's workspace. The
  * route is anonymous: a message is `verified` only when its address had just authenticated for
  * that serial number (`AuthenticatedDevices`).

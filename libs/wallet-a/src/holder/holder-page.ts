@@ -47,7 +47,7 @@ export interface HolderPageModel extends PageFrame, PageCard {
 }
 
 /**
- * A bundle's page (`/p/{slug}/b/{token}`, DESIGN.md §12): several holders' passes, their
+ * A bundle's page (`/p/{slug}/b/{token}`): several holders' passes, their
  * buttons adding them all (the `.pkpasses` bundle, the grouped WalletB link). Personal, like a
  * holder's page.
  */

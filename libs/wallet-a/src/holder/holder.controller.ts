@@ -22,12 +22,12 @@ class ImageParams extends SlugParam {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 class HolderParams extends SlugParam {
-  /** A holder token: base64url (DESIGN.md §6). */
+  /** A holder token: base64url. */
   @Matches(/^[A-Za-z0-9_-]{16,64}$/) holderToken!: string;
 }
 
 class BundleParams extends SlugParam {
-  /** A bundle token: base64url, as a holder token (DESIGN.md §12). */
+  /** A bundle token: base64url, as a holder token. */
   @Matches(/^[A-Za-z0-9_-]{16,64}$/) bundleToken!: string;
 }
 
@@ -35,14 +35,14 @@ class BundleParams extends SlugParam {
  * Requests one client IP may make to the holder pages a minute. A launch brings a crowd behind
  * one address (a venue's Wi-Fi, carrier-grade NAT): a thousand phones opening the page, its
  * images and the package within a minute are about 5,000 requests, all cheap reads of cached
- * versions, so these pages are not held to the API's per-IP rate (DESIGN.md §10).
+ * versions, so these pages are not held to the API's per-IP rate.
  */
 const HOLDER_PAGE_REQUESTS_PER_IP_PER_MINUTE = 10_000;
 
 /**
  * What a holder's browser opens: `downloadUrl` = `/p/{slug}` (the shared pass),
  * `/p/{slug}/h/{holderToken}` (a personal holder's) or `/p/{slug}/b/{bundleToken}` (a bundle of
- * holders', DESIGN.md §12). Published passes only.
+ * holders'). Published passes only.
  */
 @ApiExcludeController()
 @Controller('p')

@@ -99,7 +99,7 @@ export class HolderService {
   }
 
   /**
-   * A bundle's page (DESIGN.md §12): each of its holders' passes, Add to WalletA downloading
+   * A bundle's page: each of its holders' passes, Add to WalletA downloading
    * them all (`.pkpasses`) and Add to WalletB saving them all (one grouped link, signed now).
    * Holders Voided since the bundle was made are left out; with none left, the page says the
    * passes are no longer valid and offers nothing to add.

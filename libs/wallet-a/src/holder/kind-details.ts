@@ -8,7 +8,7 @@ import {
 } from '@app/passes';
 
 /**
- * What the holder page shows of a pass's kind (DESIGN.md §9), besides the card: a ticket's
+ * What the holder page shows of a pass's kind, besides the card: a ticket's
  * event, date and venue, a coupon's offer, a boarding pass's route and times, each from the
  * kind's facts (a flight's code and number in its heading, a holder's passenger in its rows). The seat and
  * gate are face fields, which the card already shows with the holder's values.

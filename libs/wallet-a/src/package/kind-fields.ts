@@ -25,7 +25,7 @@ const fields = (...facts: (KindFact | undefined)[]): PassJsonField[] =>
   facts.filter((fact) => fact !== undefined).map(field);
 
 /**
- * An event ticket's facts on the pass (DESIGN.md §9): the event's name (primary), date and
+ * An event ticket's facts on the pass: the event's name (primary), date and
  * venue (secondary), doors (auxiliary), end and address (back); a festival's or a season
  * ticket's events as one back field, which every device shows (iOS 26 also lists them as
  * upcoming events, `upcoming-events.ts`).

@@ -35,7 +35,7 @@ export interface PassJsonContext {
   }[];
   /** A message field shown on the lock screen through its changeMessage (notifications). */
   messageField?: PassJsonField;
-  /** A personal holder's copy of the pass (DESIGN.md §6); absent: the shared pass. */
+  /** A personal holder's copy of the pass; absent: the shared pass. */
   holder?: PassJsonHolder;
 }
 
@@ -220,7 +220,7 @@ function featuredActions(actions: FeaturedActionDto[] | undefined): Record<strin
 
 /**
  * The pass.json of a pass, or of a holder's copy of it, in the Apple style of its kind
- * (DESIGN.md §9; `pass-json-kinds.ts`): the brand's fields slot for slot (topField first in the
+ * (`pass-json-kinds.ts`): the brand's fields slot for slot (topField first in the
  * header), the kind's facts where the brand left room (`kind-fields.ts`), the relevant dates of
  * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), its featured actions,
  * a ticket's upcoming events (`upcoming-events.ts`), the newer layout it opts into

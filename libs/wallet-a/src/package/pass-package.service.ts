@@ -62,7 +62,7 @@ export class PassPackageService {
   }
 
   /**
-   * A bundle of holders' packages (DESIGN.md §12): one `.pkpasses` with each holder's own
+   * A bundle of holders' packages: one `.pkpasses` with each holder's own
    * package, exactly as {@link packageForHolder} serves it (cached per holder version), named by
    * the holder's serial number, in the holders' order. Last-Modified is the latest of theirs.
    * Not cached itself: zipping stored packages costs a copy of their bytes.

@@ -23,7 +23,7 @@ const SLOTS = [
 ] as const;
 
 /**
- * `<lang>.lproj/pass.strings` of every language of the pass (DESIGN.md §9). Wallet looks each
+ * `<lang>.lproj/pass.strings` of every language of the pass. Wallet looks each
  * text of pass.json up as a key of the device language's file and shows the translation, or
  * the text itself when there is none, so pass.json keeps the pass's own texts and a device in
  * any other language shows them as before.

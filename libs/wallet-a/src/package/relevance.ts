@@ -19,7 +19,7 @@ export interface Relevance {
  * The schedule's relevant date (the holder's own, else the pass's, else when its kind begins),
  * and the same said to iOS 18 and later: the schedule's interval (an event within a day, from
  * the pass's relevant date, else its doors, else its start, to its end), else the date alone.
- * A festival or a season ticket is relevant at each of its events instead (DESIGN.md §12): one
+ * A festival or a season ticket is relevant at each of its events instead: one
  * entry per event, as the schedule has it.
  */
 export function relevance(schedule: KindSchedule): Relevance {

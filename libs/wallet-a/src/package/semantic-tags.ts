@@ -116,7 +116,7 @@ export interface SemanticFlight {
 }
 
 /**
- * A holder's flight that opts into iOS 26's semantic boarding pass (DESIGN.md §12): an air trip
+ * A holder's flight that opts into iOS 26's semantic boarding pass: an air trip
  * with the airline's IATA code (Apple's `airlineCode` takes no ICAO one), its boarding time and
  * both ends' IANA time zones, on the copy of a holder with a passenger. Null: the classic
  * boarding pass, which the shared pass, having no passenger, always is.

@@ -38,7 +38,7 @@ export interface DeviceRegistration extends RegistrationRequest {
  * with them. Registrations are keyed by (device, serial number): a device may hold the shared
  * pass and holders' copies side by side.
  *
- * A registration with a valid token is never refused (DESIGN.md §10). The registrations of one
+ * A registration with a valid token is never refused. The registrations of one
  * pass take turns on its row lock, so those that arrive together are written together
  * ({@link GroupCommit}); a source's (or a holder's copy's) active devices are capped, newer ones
  * replacing the oldest ({@link planRegistrations}).

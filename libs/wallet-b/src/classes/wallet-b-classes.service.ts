@@ -91,7 +91,7 @@ export class WalletBClassesService implements GoogleSaveLinkProvider, OnModuleIn
   }
 
   /**
-   * A bundle's "Add to WalletB" link (DESIGN.md §12): one save link of the holders' own objects
+   * A bundle's "Add to WalletB" link: one save link of the holders' own objects
    * (each as {@link saveUrlForHolder} makes it), grouped as Google groups passes: one
    * `groupingId`, a `sortIndex` each in the holders' order. Holders that cannot be saved (Voided)
    * are left out; null when none is left or WalletB is not configured.

@@ -22,7 +22,7 @@ export const COLLECTIONS: Record<ClassType, ClassCollections> = {
 };
 
 /**
- * The class type each kind gets on WalletB when its class is first made (DESIGN §9): a store
+ * The class type each kind gets on WalletB when its class is first made: a store
  * card (a pass that names no kind) is a loyalty card, a coupon an offer, a boarding pass a
  * flight when it flies and a transit ticket otherwise.
  */

@@ -36,8 +36,8 @@ import type {
 /**
  * What each class type carries of the pass beyond what every type shares (fields, links, card
  * template and callback on the class; state, barcode, hero image, validity and a holder's
- * values on the object): DESIGN §9's "each class and object is the type Google's REST API
- * defines for it, with its own required fields filled".
+ * values on the object): each class and object is the type Google's REST API defines for it,
+ * with its own required fields filled.
  */
 
 /** Signed URLs of the images a pass's resources show. */

@@ -70,7 +70,7 @@ const holderObjectOf = (pass: Pass, holder: Holder) =>
 const en = (value: string) => ({ defaultValue: { language: 'en', value } });
 
 describe('WalletB resources of every kind of pass', () => {
-  it('maps each kind to its class type (DESIGN §9)', () => {
+  it('maps each kind to its class type', () => {
     expect(classTypeFor({})).toBe('loyalty');
     expect(classTypeFor({ passType: 'storeCard' })).toBe('loyalty');
     for (const name of KIND_NAMES) {

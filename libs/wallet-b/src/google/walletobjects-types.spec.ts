@@ -74,7 +74,7 @@ describe("WalletB payloads against Google's typings (@googleapis/walletobjects)"
       barcodeText: null,
       relevantDate: '2026-07-03T18:00:00+02:00',
       expirationDate: '2026-07-04T04:00:00+02:00',
-      // Read on a boarding pass's copy only (DESIGN.md §12).
+      // Read on a boarding pass's copy only.
       passengerName: { givenName: 'Maya', familyName: 'Rivera' },
     });
     const passOf = (metadata: Pass['passMetadata']) =>

@@ -98,7 +98,7 @@ export class WalletBMessagesService {
   }
 
   /**
-   * Adds a message to the objects of chosen holders only (DESIGN.md §6, `holderIds`): each
+   * Adds a message to the objects of chosen holders only (`holderIds`): each
    * Active holder among them whose object is saved now gets it, as its own message, with
    * Google's limit of notifying messages counted per object. Each (message, holder) is sent
    * once, as {@link sendMessage} is per pass, so a caller may retry the whole call. `sent` when

@@ -3,7 +3,7 @@ import { isIP, type LookupFunction } from 'node:net';
 
 /**
  * Which addresses a webhook may reach, checked when its URL is saved AND when each delivery
- * connects (DESIGN.md §7): a host may resolve to a public address when saved and to an internal
+ * connects: a host may resolve to a public address when saved and to an internal
  * one later (DNS rebinding), so the delivery connects only to addresses it has just checked.
  */
 

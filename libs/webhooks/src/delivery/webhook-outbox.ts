@@ -14,7 +14,7 @@ import { WebhookEndpoint } from '../entities/webhook-endpoint.entity';
 import { isWebhookEventType } from '../webhook-events';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 
-/** A webhook's body (DESIGN.md §7), frozen when the event is recorded. */
+/** A webhook's body, frozen when the event is recorded. */
 export interface WebhookBody {
   id: string;
   type: string;

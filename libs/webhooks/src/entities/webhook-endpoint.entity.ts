@@ -2,7 +2,7 @@ import { WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
 import type { WebhookEventType } from '../webhook-events';
 
-/** Where a workspace wants its events sent (DESIGN.md §7). */
+/** Where a workspace wants its events sent. */
 @Entity({ name: 'webhook_endpoint' })
 export class WebhookEndpoint extends WorkspaceOwnedEntity {
   @Column({ type: 'varchar', length: 2048 })

@@ -1,7 +1,7 @@
 import type { EnvReader } from '../env-reader';
 
 /**
- * Outgoing webhooks (DESIGN.md §7). `allowHttp`/`allowPrivate` open what production must keep
+ * Outgoing webhooks. `allowHttp`/`allowPrivate` open what production must keep
  * shut (cleartext URLs; loopback, private, link-local and metadata addresses), for tests and
  * closed networks. `timeoutMs` is one attempt's budget, `retryBaseMs` the ceiling of the first
  * retry's random delay (doubling up to an hour), `retryForMs` how long after its event a

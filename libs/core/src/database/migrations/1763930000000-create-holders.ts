@@ -9,7 +9,7 @@ import {
 } from '../schema';
 
 /**
- * Holders: personal copies of a Published pass (DESIGN.md §6). `external_id` is the brand's
+ * Holders: personal copies of a Published pass. `external_id` is the brand's
  * member id, unique per pass; `serial_number` and `holder_token` are random and unique across
  * passes, since the PassKit web service and the holder page find a holder by them alone.
  * `(workspace_id, pass_id, id)` is the index the list's keyset pages are read along;

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeor
 import { refColumn, replaceUniqueKey, stringColumn } from '../schema';
 
 /**
- * Personal passes on WalletA (DESIGN.md §6, the WalletA side):
+ * Personal passes on WalletA:
  *
  * - each holder's own `authenticationToken`, hashed (to check devices) and encrypted (to put
  *   the same token into every later package), as the pass's own token;

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeor
 import { refColumn } from '../schema';
 
 /**
- * Personal passes on WalletB (DESIGN.md §6, the WalletB side):
+ * Personal passes on WalletB:
  *
  * - a Google object saved through a holder's own link is that holder's (`holder_id`, NULL for
  *   objects of the shared pass), so callbacks move its `google_installed_count` and a sync

@@ -11,7 +11,7 @@ import {
 } from '../schema';
 
 /**
- * Webhooks (DESIGN.md §7): the endpoints of a workspace and the outbox of deliveries, one row
+ * Webhooks: the endpoints of a workspace and the outbox of deliveries, one row
  * per event and endpoint, written in the transaction of the change that caused the event.
  *
  * - `ix_webhook_endpoint_workspace` (workspace_id, id): the list's keyset pages, and the lookup

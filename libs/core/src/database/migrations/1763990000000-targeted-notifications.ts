@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
 import { jsonColumn, replaceUniqueKey, stringColumn } from '../schema';
 
 /**
- * Notifications to chosen holders (DESIGN.md §6, `holderIds`):
+ * Notifications to chosen holders (`holderIds`):
  *
  * - the notification keeps the holder ids it targets (`holder_ids`, NULL: everyone);
  * - a targeted message is a holder's own (`holder.wallet_a_message`), shown instead of the

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeor
 import { counterColumn, stringColumn } from '../schema';
 
 /**
- * Registrations that are never refused (DESIGN.md §10):
+ * Registrations that are never refused:
  *
  * - `source`: where a shared-pass registration came from (a client IPv4 address, an IPv6 /64),
  *   so that one source keeps a bounded number of them; NULL for a holder's copy and for the

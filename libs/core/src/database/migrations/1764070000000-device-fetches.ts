@@ -3,7 +3,7 @@ import { counterColumn, idColumn, refColumn, stringColumn, timeColumn } from '..
 
 /**
  * `wallet_a_fetch`: devices that fetched each version of a pass or of a holder's copy, by delay
- * bucket (DESIGN.md §10). One row per (serial number, version, bucket), added to in batches.
+ * bucket. One row per (serial number, version, bucket), added to in batches.
  * `ix_fetch_pass_time` (pass_id, version_time): a notification's confirmations are the fetches
  * of its pass's versions made since it was sent.
  */

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
 import { stringColumn } from '../schema';
 
 /**
- * A personal holder's own `relevantDate` and `expirationDate` (DESIGN.md §9: a ticket for a given
+ * A personal holder's own `relevantDate` and `expirationDate` (a ticket for a given
  * day). Kept as the ISO 8601 text the client sent, offset included, as pass.json and Google take
  * them; NULL: the pass's.
  */

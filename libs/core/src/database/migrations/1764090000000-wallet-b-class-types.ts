@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { refColumn, stringColumn, timeColumn } from '../schema';
 
 /**
- * `wallet_b_class`: the WalletB class type of each pass (DESIGN §9), fixed when the pass first
+ * `wallet_b_class`: the WalletB class type of each pass, fixed when the pass first
  * needs a class. Every pass Published so far has a generic class at Google, with holders'
  * generic objects saved in wallets: they are recorded as generic here, so they keep that type
  * whatever kind of pass they are (a store card is a loyalty class only when it is new). A Draft

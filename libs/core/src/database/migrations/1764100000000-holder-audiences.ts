@@ -14,7 +14,7 @@ import {
 const BACKFILL_CHUNK = 500;
 
 /**
- * Audiences (DESIGN.md §11).
+ * Audiences.
  *
  * - `holder.tags` and `holder.attributes`: the holder's own lists as the API shows them (JSON).
  * - `holder_tag` and `holder_value`: the same data, and the holder's face field values, one row

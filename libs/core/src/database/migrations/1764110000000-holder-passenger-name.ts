@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
 import { jsonColumn } from '../schema';
 
 /**
- * A boarding pass holder's `passengerName` (`{givenName, familyName}`, DESIGN.md §12), which
+ * A boarding pass holder's `passengerName` (`{givenName, familyName}`), which
  * opts a flight into the semantic boarding pass; NULL: none.
  */
 export class HolderPassengerName1764110000000 implements MigrationInterface {

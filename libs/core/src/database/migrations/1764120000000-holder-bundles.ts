@@ -3,7 +3,7 @@ import { dialectOfType } from '../dialect';
 import { auditedColumns, jsonColumn, refColumn, stringColumn } from '../schema';
 
 /**
- * Bundles of holders (DESIGN.md §12, "Many passes, one tap"): 2–10 holders of one pass handed
+ * Bundles of holders ("many passes, one tap"): 2–10 holders of one pass handed
  * over together, e.g. a family's tickets. `bundle_token` is the unguessable part of the bundle's
  * links (`/p/{slug}/b/{bundleToken}`), looked up alone, so it is unique across passes and
  * compared byte for byte (binary collation on MySQL/MariaDB, as `holder.holder_token`);

@@ -11,7 +11,7 @@ export const ACTIVE_BULK_CHANGE_STATUSES: readonly BulkChangeStatus[] = ['Pendin
 export const FINAL_BULK_CHANGE_STATUSES: readonly BulkChangeStatus[] = ['Done', 'Failed'];
 
 /**
- * One change of many holders of a pass (DESIGN.md §11, Bulk changes), worked through by
+ * One change of many holders of a pass (docs/decisions.md, "Bulk changes"), worked through by
  * `HolderBulkChangeWorker` in batches under a lease. Its holders are snapshotted into
  * `audience_member` (snapshot_id = this id) when it starts, so a resumed worker goes on with the
  * same holders; `cursor` is the last holder id of the last committed batch.

@@ -35,7 +35,7 @@ const MOST_CLAIMS = 10;
 class LeaseLost extends Error {}
 
 /**
- * Works through bulk changes of holders (DESIGN.md §11). Any number of workers share them: a
+ * Works through bulk changes of holders. Any number of workers share them: a
  * change is claimed by compare-and-set under a lease, and each step commits together with the
  * lease's checkpoint, so a killed worker's successor goes on from the last committed step and no
  * holder is changed twice:

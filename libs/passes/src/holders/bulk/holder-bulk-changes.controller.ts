@@ -44,7 +44,7 @@ const BULK_BODY_LIMITS = {
 };
 
 /**
- * Changes of many holders at once (DESIGN.md §11): made here, worked through by the worker in
+ * Changes of many holders at once: made here, worked through by the worker in
  * batches, read back to follow them. Writers only, like a holder's PATCH.
  */
 @ApiTags('Holders')

@@ -18,7 +18,7 @@ import { HolderBulkChange } from './holder-bulk-change.entity';
 import { HolderBulkChangeWorker } from './holder-bulk-change.worker';
 
 /**
- * Bulk changes of a pass's holders (DESIGN.md §11): checked whole when made (a 400 names every
+ * Bulk changes of a pass's holders: checked whole when made (a 400 names every
  * bad part and nothing is written), then worked through by {@link HolderBulkChangeWorker}.
  * Rules:
  *

@@ -2,7 +2,7 @@ import { WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
 
 /**
- * Several holders of one pass handed over together (DESIGN.md §12): one `.pkpasses` download,
+ * Several holders of one pass handed over together: one `.pkpasses` download,
  * one grouped WalletB save link and one page of them all, behind one unguessable token. What a
  * bundle serves is read at each request from its holders as they are then: a holder Voided
  * since is left out (docs/decisions.md, "Bundles of holders").

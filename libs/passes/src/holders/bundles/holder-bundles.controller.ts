@@ -31,7 +31,7 @@ const FAMILY = [
 ];
 
 /**
- * Several holders of a pass handed over in one tap (DESIGN.md §12): writers only, like creating
+ * Several holders of a pass handed over in one tap: writers only, like creating
  * a holder, since it hands out the holders' passes.
  */
 @ApiTags('Holders')

@@ -26,7 +26,7 @@ export interface OpenedBundle {
 }
 
 /**
- * Bundles of holders (DESIGN.md §12): several holders of one pass handed over as one download,
+ * Bundles of holders: several holders of one pass handed over as one download,
  * one WalletB save link and one page. A bundle is a row (its token and its holders' ids), so
  * its links work on every instance and after restarts; what they serve is read at each request
  * from the holders as they are then, so a holder Voided since is never handed out through a

@@ -57,7 +57,7 @@ export class PassengerNameDto {
   familyName!: string;
 }
 
-/** Holder fields a client may send back although the service owns them (DESIGN.md §4). */
+/** Holder fields a client may send back although the service owns them. */
 class HolderReadOnlyFields {
   @ReadOnly() id?: unknown;
   @ReadOnly() passId?: unknown;
