@@ -31,7 +31,7 @@
  *     against the generator (the pass has no devices, so the time is the snapshot's).
  *   BENCH_ONLY=<n,…>: measure only these audiences (0-based positions in AUDIENCES).
  *   BENCH_BUFFER_POOL: the InnoDB buffer pool for the timed calls, as a server holding these
- *     tables is sized (README, "Database and migrations"): `fit` (default) raises the server's
+ *     tables is sized (docs/operations.md, "Database and migrations"): `fit` (default) raises the server's
  *     pool to hold the pass's tables and indexes when it is smaller, `keep` measures the server
  *     as it is configured, or a size in MiB. A raised pool is set back at the end.
  */

@@ -185,7 +185,7 @@ async function main(): Promise<void> {
   });
   const api = new Api(service.base, service.apiKey);
 
-  // The worker gets the API's settings (same env), as README's scale-out section says.
+  // The worker gets the API's settings (same env), as docs/operations.md's scale-out section says.
   const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'wps-bench-profile-')) : undefined;
   const workers = Array.from({ length: WORKERS }, (_, n) =>
     startNode(

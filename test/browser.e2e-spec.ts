@@ -31,7 +31,7 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-/** Kept by CI as artifacts (README, Tests): look at them after a change to the pages. */
+/** Kept by CI as artifacts (docs/testing.md, "Contract, golden and browser tests"): look at them after a change to the pages. */
 const SCREENSHOTS = join(__dirname, '..', 'artifacts', 'screenshots');
 
 /** A phone (touch, no hover: Chromium's mobile emulation) and a desktop browser. */

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const EXAMPLES = join(__dirname, '..', 'examples', 'images');
 
-/** The images the README's walk-throughs upload: Apple's @3x sizes, in the brand's colours. */
+/** The images the walk-throughs (docs/guides) upload: Apple's @3x sizes, in the brand's colours. */
 const IMAGES: Record<string, PngOptions> = {
   'logo.png': { width: 480, height: 150, rgba: [26, 43, 60, 255], gradientTo: [62, 110, 160, 255] },
   'icon.png': { width: 114, height: 114, rgba: [26, 43, 60, 255] },

@@ -18,7 +18,7 @@ import {
  * from the kick. Without REDIS_URL the same setup waits for the poll.
  *
  * Two processes share one database, which SQLite does not allow (one process per file, see
- * README): MariaDB/MySQL only. The worker is the built `dist/apps/worker/src/main.js`.
+ * docs/operations.md): MariaDB/MySQL only. The worker is the built `dist/apps/worker/src/main.js`.
  */
 
 const DEVICES = 3;

@@ -29,7 +29,7 @@ import {
  * as test/faults/worker-sigkill.e2e-spec.ts).
  *
  * The workers are the built `dist/apps/worker/src/main.js`. Two processes on one database:
- * MariaDB/MySQL only (SQLite allows one process per file, see README). The API (this process,
+ * MariaDB/MySQL only (SQLite allows one process per file, see docs/operations.md). The API (this process,
  * its worker off) only sets the scene and reads the database.
  */
 

@@ -30,7 +30,7 @@ import {
  * tests), real processes that the kernel kills. The test app only sets the scene (pass, devices,
  * notification, with its own worker off) and is closed before the first worker starts, so each
  * worker is the only process on the database: that is what SQLite needs (one process per file,
- * see README), so both dialects run the same test. The test reads the database only while no
+ * see docs/operations.md), so both dialects run the same test. The test reads the database only while no
  * worker runs.
  */
 

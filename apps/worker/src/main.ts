@@ -9,7 +9,7 @@ import {
 import { NestFactory } from '@nestjs/core';
 import { WorkerModule } from './worker.module';
 
-/** A worker process without HTTP: scale these out separately from the API (see README). */
+/** A worker process without HTTP: scale these out separately from the API (docs/operations.md, "Running several instances"). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel, logDestination(config.logFormat));

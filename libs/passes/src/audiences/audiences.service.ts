@@ -170,7 +170,7 @@ export class AudiencesService {
   /**
    * The 503 for a count past its deadline, which says so when the MySQL/MariaDB server is too
    * small for the pass: with a buffer pool smaller than the holder tables, a count over a large
-   * pass reads most of them from disk every time (README, "Database and migrations").
+   * pass reads most of them from disk every time (docs/operations.md, "Database and migrations").
    */
   private async slowCount(error: ReadDeadlineError): Promise<UnavailableError> {
     if (!this.dialect.isMysql) return error;
