@@ -6,6 +6,7 @@ import { GENERIC } from './generic';
 import { passTypeOf, type PassType } from './kind-names';
 import {
   NO_TIMES,
+  type BlockName,
   type KindBlocks,
   type KindUnit,
   type PassKind,
@@ -26,7 +27,7 @@ export const KINDS: { [K in PassType]: KindUnit<K> } = {
 
 /**
  * The pass metadata the kinds' rules and `passKindOf` read, stored or a request's: the request's
- * own shape, so a field a rule reads is the field the API takes.
+ * own shape, so a field a rule reads is the field the API takes, and every kind's block is in it.
  */
 export type KindMetadata = Pick<
   PassMetadataDto,
@@ -41,9 +42,7 @@ export type KindMetadata = Pick<
   | 'qrUrl'
   | 'relevantDate'
   | 'expirationDate'
-  | 'event'
-  | 'offer'
-  | 'transit'
+  | BlockName
   | 'nfc'
   | 'localizations'
   | 'featuredActions'
