@@ -1,4 +1,11 @@
-import type { PassMetadataDto } from '@app/passes';
+import {
+  EXAMPLE_EVENT,
+  EXAMPLE_FESTIVAL,
+  EXAMPLE_FLIGHT,
+  EXAMPLE_OFFER,
+  EXAMPLE_SEMANTIC_FLIGHT,
+  type PassMetadataDto,
+} from '@app/passes';
 
 /** The WalletB class types, as the wallet-b library names them. */
 export type KindClassType = 'generic' | 'loyalty' | 'offer' | 'eventTicket' | 'flight' | 'transit';
@@ -17,72 +24,32 @@ export const BRAND = {
   displayTextColor: '#FFFFFF',
 };
 
-/** The kinds' blocks the fixtures of both wallets use. */
-export const OFFER = {
-  title: '20 % off your next visit',
-  provider: 'Brand Ltd',
-  redemptionChannel: 'both',
-  finePrint: 'One per customer.',
-} as const;
-export const EVENT = {
-  name: 'Summer Gala',
-  venueName: 'Riverside Hall',
-  venueAddress: '1 River Street, Springfield',
-  startTime: '2026-07-01T19:30:00+02:00',
-  endTime: '2026-07-01T23:00:00+02:00',
-  doorsOpen: '2026-07-01T18:30:00+02:00',
-};
-/**
- * A festival of three events: one at a stage of its own, one at the festival's
- * venue, one without an end.
- */
-export const FESTIVAL = {
-  name: 'Riverside Festival',
-  venueName: 'Riverside Park',
-  startTime: '2026-07-10T16:00:00+02:00',
-  endTime: '2026-07-12T23:30:00+02:00',
-  upcoming: [
-    {
-      identifier: 'day-1',
-      name: 'Opening night',
-      startTime: '2026-07-10T18:00:00+02:00',
-      endTime: '2026-07-10T23:30:00+02:00',
-      venueName: 'Main Stage',
-    },
-    {
-      identifier: 'day-2',
-      name: 'Jazz afternoon',
-      startTime: '2026-07-11T14:00:00+02:00',
-      endTime: '2026-07-11T18:00:00+02:00',
-    },
-    { identifier: 'day-3', name: 'Closing concert', startTime: '2026-07-12T20:00:00+02:00' },
-  ],
-};
-export const FLIGHT = {
-  transitType: 'air',
-  carrier: 'Brand Air',
-  number: 'BA123',
-  origin: { code: 'LHR', name: 'London Heathrow' },
-  destination: { code: 'SFO', name: 'San Francisco' },
-  departureTime: '2026-05-01T08:00:00+01:00',
-  arrivalTime: '2026-05-01T11:10:00-07:00',
-} as const;
+/** An example without some of its keys, the others in their order. */
+export function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([key]) => !(keys as PropertyKey[]).includes(key)),
+  ) as Omit<T, K>;
+}
 
 /**
- * A flight by carrier and number, with what the semantic boarding pass needs: its
- * boarding time and both ends' IANA zones. Its departure is written in UTC: WalletB's local
- * times come from the zones (13:05 in Zurich, 15:55 in New York).
+ * The kinds' blocks the fixtures of both wallets use: the API's examples (`EXAMPLE_OFFER`, ...),
+ * some without what a plain pass of the kind does without.
+ */
+export const OFFER = { ...EXAMPLE_OFFER, finePrint: 'One per customer.' };
+/** A ticket's event without the poster's venue (region and room) or its place on the map. */
+export const EVENT = without(EXAMPLE_EVENT, 'venueRegion', 'venueRoom', 'latitude', 'longitude');
+/** The festival without its address or its place on the map. */
+export const FESTIVAL = without(EXAMPLE_FESTIVAL, 'venueAddress', 'latitude', 'longitude');
+export const FLIGHT = EXAMPLE_FLIGHT;
+
+/**
+ * The semantic flight with its departure written in UTC: WalletB's local times come from the
+ * zones (13:05 in Zurich, 15:55 in New York).
  */
 export const SEMANTIC_FLIGHT = {
-  transitType: 'air',
-  carrier: 'LX',
-  number: '318',
-  origin: { code: 'ZRH', name: 'Zurich', timeZone: 'Europe/Zurich' },
-  destination: { code: 'JFK', name: 'New York', timeZone: 'America/New_York' },
-  boardingTime: '2026-05-01T12:25:00+02:00',
+  ...EXAMPLE_SEMANTIC_FLIGHT,
   departureTime: '2026-05-01T11:05:00Z',
-  arrivalTime: '2026-05-01T15:55:00-04:00',
-} as const;
+};
 
 /**
  * One pass of every kind, as `passMetadata` of a create request: valid for the
@@ -159,7 +126,7 @@ export const KIND_FIXTURES = {
     metadata: {
       ...BRAND,
       passType: 'eventTicket',
-      event: { ...FESTIVAL, venueAddress: '1 Park Road, Springfield' },
+      event: without(EXAMPLE_FESTIVAL, 'latitude', 'longitude'),
       secondaryFields: [{ key: 'pass', label: 'Pass', value: 'Weekend' }],
       qrUrl: 'FESTIVAL-0001',
       expirationDate: '2026-07-13T04:00:00+02:00',

@@ -1,5 +1,10 @@
-import type { PassengerName, PassMetadataDto } from '@app/passes';
-import { BRAND, EVENT, FESTIVAL, FLIGHT, NFC, OFFER, SEMANTIC_FLIGHT } from './pass-kind-fixtures';
+import {
+  EXAMPLE_EVENT,
+  EXAMPLE_FESTIVAL,
+  type PassengerName,
+  type PassMetadataDto,
+} from '@app/passes';
+import { BRAND, FLIGHT, NFC, OFFER, SEMANTIC_FLIGHT, without } from './pass-kind-fixtures';
 
 /** One kind of pass as WalletA writes it, for the unit specs and the end-to-end suite. */
 export interface WalletAKind {
@@ -56,13 +61,7 @@ export const WALLET_A_KINDS = {
     metadata: {
       ...BRAND,
       passType: 'eventTicket',
-      event: {
-        ...EVENT,
-        venueRegion: 'Springfield',
-        venueRoom: 'Main Hall',
-        latitude: 48.8566,
-        longitude: 2.3522,
-      },
+      event: EXAMPLE_EVENT,
       // Primary and auxiliary slots are left to the event; the seat is the brand's.
       topField: { key: 'gate', label: 'Gate', value: 'A' },
       secondaryFields: [
@@ -85,11 +84,9 @@ export const WALLET_A_KINDS = {
       passType: 'eventTicket',
       // A poster's venue (iOS 26 lists upcoming events on the poster event ticket).
       event: {
-        ...FESTIVAL,
+        ...without(EXAMPLE_FESTIVAL, 'venueAddress'),
         venueRegion: 'Springfield',
         venueRoom: 'Park',
-        latitude: 48.8566,
-        longitude: 2.3522,
       },
       // Primary and secondary slots are left to the event; the pass type and the area (a
       // seat section: Pass Builder warns of a poster event ticket without a seat) the brand's.

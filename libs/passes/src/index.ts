@@ -5,6 +5,7 @@ export * from './audiences/segment.entity';
 export * from './audiences/segments.service';
 export * from './dto/featured-action.dto';
 export * from './dto/nfc.dto';
+export * from './dto/kind-examples';
 export * from './dto/pass-kind.dto';
 export * from './dto/pass-metadata.dto';
 export * from './entities/pass.entity';

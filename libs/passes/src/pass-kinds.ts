@@ -4,13 +4,11 @@ import {
   ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
   isIsoDateTime,
 } from '@app/core';
+import type { BackFieldDto, FieldDto } from './dto/pass-metadata.dto';
 import { barcodeProblem } from './kinds/barcode-formats';
-import { MAX_UPCOMING_EVENTS } from './dto/pass-kind.dto';
-import { isAirportCode, readFlight } from './kinds/boarding-pass';
-import { passTypeOf, type BarcodeFormat, type PassType } from './kinds/kind-names';
-import type { BlockName } from './kinds/kind-unit';
-import { KINDS } from './kinds/kinds';
-import { ianaTimeZone } from './kinds/time-zones';
+import { passTypeOf, type PassType } from './kinds/kind-names';
+import type { BlockName, BlockProblem, KindBlocks, KindUnit } from './kinds/kind-unit';
+import { KINDS, type KindMetadata } from './kinds/kinds';
 import { assertLocalizations } from './localizations';
 
 /** The face fields of a pass, in WalletA's order (also read by holders and audiences). */
@@ -18,47 +16,6 @@ export { faceFieldsOf } from './kinds/field-roles';
 
 /** The face slots of a pass; `topField` is the first header field. */
 export type FaceSlot = 'headerFields' | 'primaryFields' | 'secondaryFields' | 'auxiliaryFields';
-
-interface KindField {
-  key: string;
-  value?: unknown;
-  dateStyle?: string;
-  timeStyle?: string;
-}
-
-/** What the rules read of a pass's metadata (the request DTO and the stored JSON both fit). */
-export interface KindMetadata {
-  passType?: PassType;
-  topField?: KindField;
-  headerFields?: KindField[];
-  primaryFields?: KindField[];
-  secondaryFields?: KindField[];
-  auxiliaryFields?: KindField[];
-  backFields?: { key: string }[];
-  barcodeFormat?: BarcodeFormat;
-  qrUrl?: string;
-  relevantDate?: string;
-  expirationDate?: string;
-  event?: object;
-  offer?: object;
-  transit?: KindTransit;
-  localizations?: unknown;
-  featuredActions?: { type: string }[];
-}
-
-/** What the rules read of an event ticket's event. */
-interface KindEvent {
-  upcoming?: { identifier?: unknown; startTime?: unknown; endTime?: unknown }[];
-}
-
-/** What the rules read of a boarding pass's trip. */
-interface KindTransit {
-  transitType?: string;
-  carrier?: string;
-  number?: string;
-  origin?: { code?: string; timeZone?: string };
-  destination?: { code?: string; timeZone?: string };
-}
 
 /**
  * How many fields each slot holds, per kind (its unit's `face`: Apple's "Wallet Developer
@@ -79,8 +36,9 @@ function aOrAn(passType: string): string {
  * The rules of a kind that span more than one field of `passMetadata` (each field's own
  * shape is the DTO's): slot limits per style, field keys unique across the pass, dates where a
  * field has a date or time style, the block the style requires and no other style's block, the
- * barcode's message in its format (`kinds/barcode-formats.ts`) and each featured action's type
- * once. Throws INVALID_INPUT keyed by the field's path.
+ * kind's own rule over its block (its unit's `problem`: a flight's number, a festival's events),
+ * the barcode's message in its format (`kinds/barcode-formats.ts`) and each featured action's
+ * type once. Throws INVALID_INPUT keyed by the field's path.
  */
 export function assertPassKind(metadata: KindMetadata): void {
   const passType = passTypeOf(metadata);
@@ -93,10 +51,11 @@ export function assertPassKind(metadata: KindMetadata): void {
     }
   }
   assertKindBlocks(passType, metadata);
-  if (passType === 'eventTicket') assertUpcoming(upcomingOf(metadata));
-  if (passType === 'boardingPass' && metadata.transit !== undefined) {
-    assertTimeZones(metadata.transit);
-    if (metadata.transit.transitType === 'air') assertFlight(metadata.transit);
+  const problem = kindProblem(passType, metadata);
+  if (problem !== null) {
+    throw new InvalidInputError({
+      [`${PREFIX}.${problem.block}.${problem.field}`]: problem.message,
+    });
   }
   const faceKeys = new Set(
     fieldsWithPaths(metadata)
@@ -121,39 +80,18 @@ function assertFeaturedActions(actions: { type: string }[]): void {
   });
 }
 
-/**
- * A flight needs what both wallets show of one: the airline's code and the flight number, given
- * together (`LX318`) or apart (`carrier: "LX"`, `number: "318"`), and the airports' IATA codes
- * (WalletB's flight class refuses a flight without them).
- */
-function assertFlight(transit: KindTransit): void {
-  const read = readFlight(transit);
-  if ('problem' in read) {
-    throw new InvalidInputError({
-      [`${PREFIX}.transit.${read.problem.field}`]: read.problem.message,
-    });
-  }
-  for (const end of ['origin', 'destination'] as const) {
-    if (!isAirportCode(transit[end]?.code)) {
-      throw new InvalidInputError({
-        [`${PREFIX}.transit.${end}.code`]:
-          "must be the airport's three-letter IATA code for an air trip",
-      });
-    }
-  }
-}
-
-/** A trip's ends name their time zones by IANA name (`Europe/Zurich`), which both wallets take. */
-function assertTimeZones(transit: KindTransit): void {
-  for (const end of ['origin', 'destination'] as const) {
-    const zone = transit[end]?.timeZone;
-    if (zone !== undefined && ianaTimeZone(zone) === null) {
-      throw new InvalidInputError({
-        [`${PREFIX}.transit.${end}.timeZone`]:
-          'must be an IANA time zone name, such as Europe/Zurich (not an offset)',
-      });
-    }
-  }
+/** The kind's own rule over its block, when the pass has the block (else the rules refuse it). */
+function kindProblem<K extends PassType>(
+  type: K,
+  metadata: KindMetadata,
+): (BlockProblem & { block: BlockName }) | null {
+  const unit: KindUnit<K> = KINDS[type];
+  if (unit.block === null) return null;
+  // The unit names its block, and KindBlocks says which DTO that block is.
+  const block = metadata[unit.block] as KindBlocks[K] | undefined;
+  if (block === undefined || block === null) return null;
+  const problem = unit.problem(block);
+  return problem === null ? null : { ...problem, block: unit.block };
 }
 
 /** A Published pass keeps its kind: holders already have it in their wallets as that style. */
@@ -195,8 +133,8 @@ function assertSlotLimits(passType: PassType, metadata: KindMetadata): void {
 }
 
 /** Every field of the pass, front and back, with its path in the request. */
-function fieldsWithPaths(metadata: KindMetadata): [string, { key: string }][] {
-  const fields: [string, { key: string }][] = [];
+function fieldsWithPaths(metadata: KindMetadata): [string, FieldDto | BackFieldDto][] {
+  const fields: [string, FieldDto | BackFieldDto][] = [];
   if (metadata.topField) fields.push([`${PREFIX}.topField`, metadata.topField]);
   for (const slot of [
     'headerFields',
@@ -221,7 +159,9 @@ function assertUniqueKeys(metadata: KindMetadata): void {
 
 function assertDateFields(metadata: KindMetadata): void {
   for (const [path, field] of fieldsWithPaths(metadata)) {
-    const { dateStyle, timeStyle, value } = field as KindField;
+    // A back field has no style: its value is its links.
+    const styled: Partial<Pick<FieldDto, 'dateStyle' | 'timeStyle'>> & { value: unknown } = field;
+    const { dateStyle, timeStyle, value } = styled;
     if ((dateStyle !== undefined || timeStyle !== undefined) && !isIsoDateTime(value)) {
       throw new InvalidInputError({
         [`${path}.value`]: `${ISO_MESSAGE} when dateStyle or timeStyle is set`,
@@ -250,76 +190,36 @@ function assertKindBlocks(passType: PassType, metadata: KindMetadata): void {
   }
 }
 
-/** The upcoming events an event block carries (the block is a DTO or stored JSON). */
-const upcomingOf = (metadata: KindMetadata): KindEvent['upcoming'] =>
-  (metadata.event as KindEvent | undefined)?.upcoming;
-
-/**
- * A festival's or a season ticket's events: at most 20, identifiers unique (each
- * is WalletA's entry `identifier`), ISO 8601 dates with an end not before the start. The DTO
- * checks each entry's shape; this holds for stored metadata too.
- */
-function assertUpcoming(upcoming: KindEvent['upcoming']): void {
-  if (upcoming === undefined) return;
-  const path = `${PREFIX}.event.upcoming`;
-  if (upcoming.length > MAX_UPCOMING_EVENTS) {
-    throw new InvalidInputError({ [path]: `must have at most ${MAX_UPCOMING_EVENTS} events` });
-  }
-  const seen = new Set<unknown>();
-  upcoming.forEach((event, index) => {
-    const at = `${path}[${index}]`;
-    if (seen.has(event.identifier)) {
-      throw new InvalidInputError({
-        [`${at}.identifier`]: 'is used by another upcoming event of the pass',
-      });
-    }
-    seen.add(event.identifier);
-    for (const key of ['startTime', 'endTime'] as const) {
-      if ((key === 'startTime' || event[key] !== undefined) && !isIsoDateTime(event[key])) {
-        throw new InvalidInputError({ [`${at}.${key}`]: ISO_MESSAGE });
-      }
-    }
-    const { startTime, endTime } = event as { startTime: string; endTime?: string };
-    if (endTime !== undefined && Date.parse(endTime) < Date.parse(startTime)) {
-      throw new InvalidInputError({ [`${at}.endTime`]: 'must not be before its startTime' });
-    }
-  });
-}
+/** The upcoming events an event block carries. */
+const upcomingOf = (metadata: KindMetadata) => metadata.event?.upcoming;
 
 /** A poster's picture (iOS 26's poster event ticket, iOS 27's poster generic pass). */
 export const isArtworkImage = (fileName: string): boolean =>
   /^artwork(@[23]x)?\.png$/.test(fileName);
 
-/** What Wallet requires of a poster event ticket's venue besides its name. */
-const POSTER_VENUE = ['venueRegion', 'venueRoom'] as const;
-
 /**
- * An `artwork` image opts an eventTicket into the poster event ticket, which Wallet shows only
- * when the pass has every semantic tag the poster requires (eventName, venueName,
- * venueRegionName, venueRoom) and NFC (Apple's Pass Builder refuses a poster event ticket
- * without `nfc`); lacking one it silently shows the classic ticket, so the API says so instead.
- * The poster generic pass has no such requirement, and on a kind without a poster the artwork is
- * one more brand image its package leaves out (`passImagesOf`).
+ * An `artwork` image opts a kind with a poster into it (its unit's `poster`), which Wallet shows
+ * only when the pass has every field the poster requires and, where the poster needs it, NFC;
+ * lacking one it silently shows the classic face, so the API says so instead. On a kind without
+ * a poster the artwork is one more brand image its package leaves out (`passImagesOf`).
  */
-export function assertPosterArtwork(
-  metadata: KindMetadata & {
-    event?: Partial<Record<(typeof POSTER_VENUE)[number], unknown>>;
-    nfc?: object;
-  },
-  fileNames: readonly string[],
-): void {
-  if (passTypeOf(metadata) !== 'eventTicket' || !fileNames.some(isArtworkImage)) return;
+export function assertPosterArtwork(metadata: KindMetadata, fileNames: readonly string[]): void {
+  const unit = KINDS[passTypeOf(metadata)];
+  const poster = unit.poster;
+  if (poster === null || unit.block === null || !fileNames.some(isArtworkImage)) return;
+  // The poster's needs are fields of its kind's own block.
+  const block = metadata[unit.block] as Record<string, unknown> | undefined;
   const problems: Record<string, string> = {};
-  for (const key of POSTER_VENUE) {
-    const value = metadata.event?.[key];
+  for (const key of poster.needs) {
+    const value = block?.[key];
     if (typeof value !== 'string' || value.trim() === '') {
-      problems[`${PREFIX}.event.${key}`] =
-        'is required with an artwork image: Wallet shows a poster event ticket only with it';
+      problems[`${PREFIX}.${unit.block}.${key}`] =
+        `is required with an artwork image: Wallet shows a ${poster.name} only with it`;
     }
   }
-  if (metadata.nfc === undefined || metadata.nfc === null) {
+  if (poster.needsNfc && (metadata.nfc === undefined || metadata.nfc === null)) {
     problems[`${PREFIX}.nfc`] =
-      'is required with an artwork image: Wallet shows a poster event ticket only to a pass ' +
+      `is required with an artwork image: Wallet shows a ${poster.name} only to a pass ` +
       'that terminals can read over NFC';
   }
   if (Object.keys(problems).length > 0) throw new InvalidInputError(problems);

@@ -1,10 +1,36 @@
 import type { CreatePassDto } from './create-pass.dto';
+import {
+  EXAMPLE_EVENT,
+  EXAMPLE_FESTIVAL,
+  EXAMPLE_FLIGHT,
+  EXAMPLE_OFFER,
+  EXAMPLE_SEMANTIC_FLIGHT,
+} from './kind-examples';
+import type { TransitDto } from './pass-kind.dto';
 
 const brand = {
   organizationName: 'Brand Ltd',
   backgroundColor: '#1A2B3C',
   displayTextColor: '#FFFFFF',
 };
+
+/** A semantic flight as a classic one: without its boarding time and its ends' time zones. */
+function classicFlight({
+  boardingTime: _boarding,
+  origin,
+  destination,
+  departureTime,
+  arrivalTime,
+  ...flight
+}: TransitDto): TransitDto {
+  return {
+    ...flight,
+    origin: { code: origin.code, name: origin.name },
+    destination: { code: destination.code, name: destination.name },
+    departureTime,
+    arrivalTime,
+  };
+}
 
 /**
  * One request of each kind of pass for POST /v1/wallet-pass, a festival's ticket
@@ -41,12 +67,7 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         ...brand,
         passType: 'coupon',
         description: 'Spring coupon of Brand',
-        offer: {
-          title: '20 % off your next visit',
-          provider: 'Brand Ltd',
-          redemptionChannel: 'both',
-          finePrint: 'One per customer. Not valid with other offers.',
-        },
+        offer: EXAMPLE_OFFER,
         secondaryFields: [{ key: 'code', label: 'Code', value: 'SPRING20' }],
         barcodeFormat: 'Code128',
         qrUrl: 'SPRING20-0001',
@@ -63,18 +84,7 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         ...brand,
         passType: 'eventTicket',
         description: 'Ticket for the Summer Gala',
-        event: {
-          name: 'Summer Gala',
-          venueName: 'Riverside Hall',
-          venueAddress: '1 River Street, Springfield',
-          venueRegion: 'Springfield',
-          venueRoom: 'Main Hall',
-          latitude: 48.8566,
-          longitude: 2.3522,
-          startTime: '2026-07-01T19:30:00+02:00',
-          endTime: '2026-07-01T23:00:00+02:00',
-          doorsOpen: '2026-07-01T18:30:00+02:00',
-        },
+        event: EXAMPLE_EVENT,
         secondaryFields: [
           { key: 'section', label: 'Section', value: '-' },
           { key: 'row', label: 'Row', value: '-' },
@@ -93,35 +103,7 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         ...brand,
         passType: 'eventTicket',
         description: 'Weekend pass for the Riverside Festival',
-        event: {
-          name: 'Riverside Festival',
-          venueName: 'Riverside Park',
-          venueAddress: '1 Park Road, Springfield',
-          latitude: 48.8566,
-          longitude: 2.3522,
-          startTime: '2026-07-10T16:00:00+02:00',
-          endTime: '2026-07-12T23:30:00+02:00',
-          upcoming: [
-            {
-              identifier: 'day-1',
-              name: 'Opening night',
-              startTime: '2026-07-10T18:00:00+02:00',
-              endTime: '2026-07-10T23:30:00+02:00',
-              venueName: 'Main Stage',
-            },
-            {
-              identifier: 'day-2',
-              name: 'Jazz afternoon',
-              startTime: '2026-07-11T14:00:00+02:00',
-              endTime: '2026-07-11T18:00:00+02:00',
-            },
-            {
-              identifier: 'day-3',
-              name: 'Closing concert',
-              startTime: '2026-07-12T20:00:00+02:00',
-            },
-          ],
-        },
+        event: EXAMPLE_FESTIVAL,
         secondaryFields: [{ key: 'pass', label: 'Pass', value: 'Weekend' }],
         qrUrl: 'FESTIVAL',
         expirationDate: '2026-07-13T04:00:00+02:00',
@@ -136,15 +118,7 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         ...brand,
         passType: 'boardingPass',
         description: 'Boarding pass BA123 London to San Francisco',
-        transit: {
-          transitType: 'air',
-          carrier: 'Brand Air',
-          number: 'BA123',
-          origin: { code: 'LHR', name: 'London Heathrow' },
-          destination: { code: 'SFO', name: 'San Francisco' },
-          departureTime: '2026-05-01T08:00:00+01:00',
-          arrivalTime: '2026-05-01T11:10:00-07:00',
-        },
+        transit: EXAMPLE_FLIGHT,
         headerFields: [{ key: 'gate', label: 'Gate', value: '-' }],
         auxiliaryFields: [
           { key: 'passenger', label: 'Passenger', value: '-' },
@@ -164,15 +138,7 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         ...brand,
         passType: 'boardingPass',
         description: 'Boarding pass LX318 Zurich to New York',
-        transit: {
-          transitType: 'air',
-          carrier: 'LX',
-          number: '318',
-          origin: { code: 'ZRH', name: 'Zurich' },
-          destination: { code: 'JFK', name: 'New York' },
-          departureTime: '2026-05-01T13:05:00+02:00',
-          arrivalTime: '2026-05-01T15:55:00-04:00',
-        },
+        transit: classicFlight(EXAMPLE_SEMANTIC_FLIGHT),
         auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '-' }],
         barcodeFormat: 'PDF417',
         qrUrl: 'M1PASSENGER/BRAND ABC123 ZRHJFKLX 0318',
@@ -188,16 +154,7 @@ export const CREATE_PASS_EXAMPLES: Record<string, { summary: string; value: Crea
         ...brand,
         passType: 'boardingPass',
         description: 'Boarding pass LX318 Zurich to New York',
-        transit: {
-          transitType: 'air',
-          carrier: 'LX',
-          number: '318',
-          origin: { code: 'ZRH', name: 'Zurich', timeZone: 'Europe/Zurich' },
-          destination: { code: 'JFK', name: 'New York', timeZone: 'America/New_York' },
-          boardingTime: '2026-05-01T12:25:00+02:00',
-          departureTime: '2026-05-01T13:05:00+02:00',
-          arrivalTime: '2026-05-01T15:55:00-04:00',
-        },
+        transit: EXAMPLE_SEMANTIC_FLIGHT,
         headerFields: [{ key: 'gate', label: 'Gate', value: '-' }],
         auxiliaryFields: [
           { key: 'seat', label: 'Seat', value: '-' },

@@ -1,8 +1,9 @@
 import { nfcMessageProblem } from '../dto/nfc.dto';
 import type { Pass } from '../entities/pass.entity';
 import { barcodeProblem } from '../kinds/barcode-formats';
-import { passTypeOf } from '../kinds/kind-names';
+import { PASS_TYPES, passTypeOf } from '../kinds/kind-names';
 import type { PassengerName } from '../kinds/kind-unit';
+import { KINDS } from '../kinds/kinds';
 import { holderChangeTime } from '../pass-content';
 import { faceFieldsOf } from '../pass-kinds';
 import { MAX_FIELD_VALUE_LENGTH } from './dto/holder-input.dto';
@@ -216,9 +217,12 @@ export function barcodeValueProblems(
   return problem === null ? {} : { barcodeValue: problem };
 }
 
+/** The kinds whose holders have a passenger (a boarding pass's), as a message names them. */
+const WITH_PASSENGER = PASS_TYPES.filter((type) => KINDS[type].passenger).join(' or a ');
+
 /**
- * A passenger is a boarding pass holder's: on another kind's holder it would show
- * nowhere, so it is refused rather than kept.
+ * A passenger is the holder's of a kind that has one (its unit's `passenger`): on another
+ * kind's holder it would show nowhere, so it is refused rather than kept.
  */
 export function passengerNameProblems(
   pass: Pick<Pass, 'passMetadata'>,
@@ -226,9 +230,9 @@ export function passengerNameProblems(
 ): Record<string, string> | undefined {
   if (passengerName === undefined || passengerName === null) return undefined;
   const passType = passTypeOf(pass.passMetadata);
-  return passType === 'boardingPass'
+  return KINDS[passType].passenger
     ? undefined
-    : { passengerName: `is for a holder of a boardingPass; this pass is a ${passType}` };
+    : { passengerName: `is for a holder of a ${WITH_PASSENGER}; this pass is a ${passType}` };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { TransitDto } from '../dto/pass-kind.dto';
-import type { KindFact, KindUnit, PassengerName } from './kind-unit';
+import type { BlockProblem, KindFact, KindUnit, PassengerName } from './kind-unit';
 import type { TransitType } from './kind-names';
+import { ianaTimeZone } from './time-zones';
 
 /** A trip's mode, in words: what a service with no carrier name is called. */
 export const TRANSIT_MODE: Record<TransitType, string> = {
@@ -165,6 +166,10 @@ export const passengerText = (name: PassengerName): string =>
 export const BOARDING_PASS: KindUnit<'boardingPass'> = {
   block: 'transit',
   face: { headerFields: 3, primaryFields: 2, secondaryFields: 4, auxiliaryFields: 5 },
+  problem: (transit) =>
+    timeZoneProblem(transit) ?? (transit.transitType === 'air' ? flightProblem(transit) : null),
+  passenger: true,
+  poster: null,
   times: (transit) => ({
     start: transit.departureTime,
     end: transit.arrivalTime,
@@ -237,3 +242,36 @@ export const BOARDING_PASS: KindUnit<'boardingPass'> = {
     };
   },
 };
+
+/** A trip's ends name their time zones by IANA name (`Europe/Zurich`), which both wallets take. */
+function timeZoneProblem(transit: TransitDto): BlockProblem | null {
+  for (const end of ['origin', 'destination'] as const) {
+    const zone = transit[end]?.timeZone;
+    if (zone !== undefined && ianaTimeZone(zone) === null) {
+      return {
+        field: `${end}.timeZone`,
+        message: 'must be an IANA time zone name, such as Europe/Zurich (not an offset)',
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * A flight needs what both wallets show of one: the airline's code and the flight number, given
+ * together (`LX318`) or apart (`carrier: "LX"`, `number: "318"`), and the airports' IATA codes
+ * (WalletB's flight class refuses a flight without them).
+ */
+function flightProblem(transit: TransitDto): BlockProblem | null {
+  const read = readFlight(transit);
+  if ('problem' in read) return read.problem;
+  for (const end of ['origin', 'destination'] as const) {
+    if (!isAirportCode(transit[end]?.code)) {
+      return {
+        field: `${end}.code`,
+        message: "must be the airport's three-letter IATA code for an air trip",
+      };
+    }
+  }
+  return null;
+}

@@ -16,6 +16,9 @@ export const REDEMPTION: Record<RedemptionChannel, string> = {
 export const COUPON: KindUnit<'coupon'> = {
   block: 'offer',
   face: CARD_FACE,
+  problem: () => null,
+  passenger: false,
+  poster: null,
   times: () => NO_TIMES,
   facts: (offer) => ({
     heading: offer.title,

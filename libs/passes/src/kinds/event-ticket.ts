@@ -1,15 +1,25 @@
-import type { EventDto } from '../dto/pass-kind.dto';
-import type { KindSchedule, KindUnit, UpcomingEventFacts } from './kind-unit';
+import { ISO_DATE_TIME_MESSAGE as ISO_MESSAGE, isIsoDateTime } from '@app/core';
+import { MAX_UPCOMING_EVENTS, type EventDto } from '../dto/pass-kind.dto';
+import type { BlockProblem, KindSchedule, KindUnit, UpcomingEventFacts } from './kind-unit';
 
 /**
  * An event ticket: the event's name, date and venue, and when known its doors, end and address;
  * for a festival or a season ticket, its upcoming events. Its times come from the schedule, so a
  * holder's own day is its date and the pass's doors, end and events, times of other days, are
- * not shown.
+ * not shown. An artwork image makes it iOS 26's poster event ticket, which Wallet shows only with
+ * every semantic tag the poster requires (eventName, venueName, venueRegionName, venueRoom) and
+ * NFC (Apple's Pass Builder refuses a poster event ticket without `nfc`).
  */
 export const EVENT_TICKET: KindUnit<'eventTicket'> = {
   block: 'event',
   face: { headerFields: 3, primaryFields: 1, secondaryFields: 4, auxiliaryFields: 4 },
+  problem: (event) => upcomingProblem(event.upcoming),
+  passenger: false,
+  poster: {
+    name: 'poster event ticket',
+    needs: ['venueRegion', 'venueRoom'] satisfies (keyof EventDto)[],
+    needsNfc: true,
+  },
   times: (event) => ({
     start: event.startTime,
     end: event.endTime,
@@ -69,4 +79,37 @@ function upcomingFacts(event: EventDto, schedule: KindSchedule): UpcomingEventFa
       },
     ];
   });
+}
+
+/**
+ * A festival's or a season ticket's events: at most 20, identifiers unique (each is WalletA's
+ * entry `identifier`), ISO 8601 dates with an end not before the start. The DTO checks each
+ * entry's shape; this holds for stored metadata too, so it reads each value as unknown.
+ */
+function upcomingProblem(upcoming: EventDto['upcoming']): BlockProblem | null {
+  if (upcoming === undefined) return null;
+  if (upcoming.length > MAX_UPCOMING_EVENTS) {
+    return { field: 'upcoming', message: `must have at most ${MAX_UPCOMING_EVENTS} events` };
+  }
+  const seen = new Set<unknown>();
+  for (const [index, event] of upcoming.entries()) {
+    const at = `upcoming[${index}]`;
+    if (seen.has(event.identifier)) {
+      return {
+        field: `${at}.identifier`,
+        message: 'is used by another upcoming event of the pass',
+      };
+    }
+    seen.add(event.identifier);
+    const times: Partial<Record<'startTime' | 'endTime', unknown>> = event;
+    for (const key of ['startTime', 'endTime'] as const) {
+      if ((key === 'startTime' || times[key] !== undefined) && !isIsoDateTime(times[key])) {
+        return { field: `${at}.${key}`, message: ISO_MESSAGE };
+      }
+    }
+    if (event.endTime !== undefined && Date.parse(event.endTime) < Date.parse(event.startTime)) {
+      return { field: `${at}.endTime`, message: 'must not be before its startTime' };
+    }
+  }
+  return null;
 }

@@ -1,5 +1,6 @@
 import { PASS_TYPES } from './kind-names';
 import { KIND_IMAGES, passImagesOf } from './kind-images';
+import { KINDS } from './kinds';
 
 /** One set of brand images, every role at 1x and some at 2x: what serves every kind. */
 const BRAND_SET = [
@@ -90,7 +91,7 @@ describe('images by kind', () => {
         type,
         hasPoster ? ['logo.png', 'artwork.png', 'primaryLogo.png'] : ['logo.png'],
       ]);
-      expect(KIND_IMAGES[type].poster).toBe(hasPoster);
+      expect(KINDS[type].poster !== null).toBe(hasPoster);
     }
     // The primary logo is the poster's: without artwork the classic style shows the logo only.
     expect(passImagesOf('generic', ['logo.png', 'primaryLogo.png'], false).shown).toEqual([

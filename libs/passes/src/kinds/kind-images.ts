@@ -1,5 +1,6 @@
 import { passImageRole, type PassImageRole } from '@app/uploads';
 import type { PassType } from './kind-names';
+import { KINDS } from './kinds';
 
 /**
  * Which images each kind's WalletA style shows (docs/decisions.md, "Images by kind"): Apple's
@@ -19,39 +20,24 @@ export interface KindImages {
   instead?: readonly PassImageRole[];
   /** The face's images a Published pass must have, unless it has the `instead` face. */
   needs: readonly PassImageRole[];
-  /**
-   * It has a poster, which an `artwork` image opts into and which shows the artwork and the
-   * primary logo (iOS 26's poster event ticket, iOS 27's poster generic pass); its classic
-   * face stays in the package for older devices.
-   */
-  poster: boolean;
-  /** Its poster needs NFC besides the artwork (Pass Builder: a poster event ticket without it is an error). */
-  posterNeedsNfc?: true;
 }
 
 /** What every style shows (the icon on the lock screen and in notifications). */
 const EVERY_STYLE: readonly PassImageRole[] = ['logo', 'icon'];
-/** What a poster shows (HIG, Wallet, "Pass images"). */
+/**
+ * What a poster shows (HIG, Wallet, "Pass images"), on a kind whose unit has one (`poster`),
+ * besides its classic face, which stays in the package for older devices.
+ */
 const POSTER: readonly PassImageRole[] = ['artwork', 'primaryLogo'];
 
-/**
- * Every kind's images, one entry per kind, which the compiler checks. Its literal types stay, so
- * that WalletA's table (`PASS_JSON_KINDS`) must say how pass.json writes the poster of exactly
- * the kinds that have one.
- */
-export const KIND_IMAGES = {
-  storeCard: { face: ['strip'], needs: ['strip'], poster: false },
-  coupon: { face: ['strip'], needs: ['strip'], poster: false },
-  eventTicket: {
-    face: ['strip'],
-    instead: ['background', 'thumbnail'],
-    needs: ['strip'],
-    poster: true,
-    posterNeedsNfc: true,
-  },
-  boardingPass: { face: ['footer'], needs: [], poster: false },
-  generic: { face: ['thumbnail'], needs: [], poster: true },
-} as const satisfies { [K in PassType]: KindImages };
+/** Every kind's images, one entry per kind, which the compiler checks. */
+export const KIND_IMAGES: { [K in PassType]: KindImages } = {
+  storeCard: { face: ['strip'], needs: ['strip'] },
+  coupon: { face: ['strip'], needs: ['strip'] },
+  eventTicket: { face: ['strip'], instead: ['background', 'thumbnail'], needs: ['strip'] },
+  boardingPass: { face: ['footer'], needs: [] },
+  generic: { face: ['thumbnail'], needs: [] },
+};
 
 /** A pass's images as its kind's style shows them. */
 export interface PassImages {
@@ -80,12 +66,12 @@ export function passImagesOf(
   fileNames: readonly string[],
   nfc: boolean,
 ): PassImages {
-  const images: KindImages = KIND_IMAGES[passType];
+  const images = KIND_IMAGES[passType];
+  const kindPoster = KINDS[passType].poster;
   const given = new Set(fileNames.map(passImageRole));
   const face =
     images.instead !== undefined && given.has(images.instead[0]) ? images.instead : images.face;
-  const poster =
-    images.poster && given.has('artwork') && (images.posterNeedsNfc === undefined || nfc);
+  const poster = kindPoster !== null && given.has('artwork') && (!kindPoster.needsNfc || nfc);
   const shows = new Set([...EVERY_STYLE, ...face, ...(poster ? POSTER : [])]);
   const needs = [...EVERY_STYLE, ...(face === images.face ? images.needs : [])].map(
     (role) => `${role}.png`,

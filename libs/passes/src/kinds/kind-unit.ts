@@ -188,11 +188,53 @@ export interface KindHolder {
   passengerName: PassengerName | null;
 }
 
+/**
+ * What a kind's own rule finds wrong with its block, beyond each field's shape (the DTO's): the
+ * field's path under the block (`number`, `upcoming[2].endTime`) and what it must be.
+ */
+export interface BlockProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * A kind's poster, which an `artwork` image opts into: iOS 26's poster event ticket, iOS 27's
+ * poster generic pass. Its classic face stays in the package for older devices.
+ */
+export interface KindPoster {
+  /** As the API's messages name it: "poster event ticket". */
+  name: string;
+  /**
+   * The fields of the block Wallet requires for the poster beside those the block always has;
+   * lacking one, Wallet silently shows the classic face, so the API refuses the artwork instead.
+   */
+  needs: readonly string[];
+  /** Wallet shows the poster only to a pass with NFC (Pass Builder refuses one without). */
+  needsNfc: boolean;
+}
+
+/** Which kinds have a poster; WalletA's table says how pass.json writes exactly those. */
+export type KindPosters = EveryKind<{
+  storeCard: null;
+  coupon: null;
+  eventTicket: KindPoster;
+  boardingPass: null;
+  generic: KindPoster;
+}>;
+
 /** One kind of pass, as the rules and both wallets know it. */
 export interface KindUnit<K extends PassType> {
   /** Its block in `passMetadata`, if it has one. */
   block: BlockName | null;
   face: FaceLimits;
+  /**
+   * Its own rule over fields of its block together (a flight's carrier and number, a
+   * festival's events), which holds for stored metadata too: the first problem, or null.
+   */
+  problem(block: NonNullable<KindBlocks[K]>): BlockProblem | null;
+  /** A holder of the kind may give a passenger, which its facts show (a boarding pass's). */
+  passenger: boolean;
+  poster: KindPosters[K];
   times(block: NonNullable<KindBlocks[K]>): KindTimes;
   facts(
     block: NonNullable<KindBlocks[K]>,

@@ -1,4 +1,4 @@
-import type { EventDto, OfferDto, TransitDto } from '../dto/pass-kind.dto';
+import type { PassMetadataDto } from '../dto/pass-metadata.dto';
 import { BOARDING_PASS } from './boarding-pass';
 import { COUPON } from './coupon';
 import { EVENT_TICKET } from './event-ticket';
@@ -6,6 +6,7 @@ import { GENERIC } from './generic';
 import { passTypeOf, type PassType } from './kind-names';
 import {
   NO_TIMES,
+  type BlockName,
   type KindBlocks,
   type KindUnit,
   type PassKind,
@@ -24,14 +25,28 @@ export const KINDS: { [K in PassType]: KindUnit<K> } = {
   generic: GENERIC,
 };
 
-/** What a pass's kind is read from: its metadata, stored or a request's. */
-export interface KindSource {
-  passType?: PassType;
-  event?: EventDto;
-  offer?: OfferDto;
-  transit?: TransitDto;
-  relevantDate?: string;
-}
+/**
+ * The pass metadata the kinds' rules and `passKindOf` read, stored or a request's: the request's
+ * own shape, so a field a rule reads is the field the API takes, and every kind's block is in it.
+ */
+export type KindMetadata = Pick<
+  PassMetadataDto,
+  | 'passType'
+  | 'topField'
+  | 'headerFields'
+  | 'primaryFields'
+  | 'secondaryFields'
+  | 'auxiliaryFields'
+  | 'backFields'
+  | 'barcodeFormat'
+  | 'qrUrl'
+  | 'relevantDate'
+  | 'expirationDate'
+  | BlockName
+  | 'nfc'
+  | 'localizations'
+  | 'featuredActions'
+>;
 
 /** What a holder's copy changes of its pass's kind. */
 export interface KindHolderSource {
@@ -46,20 +61,20 @@ export interface KindHolderSource {
  * and a boarding pass's passenger), worked out once for everything that shows it: the type, the
  * block, the schedule, the facts and the passenger.
  */
-export function passKindOf(metadata: KindSource, holder?: KindHolderSource | null): PassKind {
+export function passKindOf(metadata: KindMetadata, holder?: KindHolderSource | null): PassKind {
   // kindOf keeps each kind's type, block and facts together; TypeScript sees them apart.
   return kindOf(passTypeOf(metadata), metadata, holder ?? {}) as PassKind;
 }
 
 function kindOf<K extends PassType>(
   type: K,
-  metadata: KindSource,
+  metadata: KindMetadata,
   holder: KindHolderSource,
 ): PassKindOf<K> {
   const holderDate = holder.relevantDate ?? null;
-  // Only a boarding pass has a passenger; the rules refuse one on another kind's holder.
-  const passengerName = type === 'boardingPass' ? (holder.passengerName ?? null) : null;
   const unit = KINDS[type];
+  // The rules refuse a passenger on the holder of a kind that has none.
+  const passengerName = unit.passenger ? (holder.passengerName ?? null) : null;
   // The unit names its block, and KindBlocks says which DTO that block is.
   const block = (unit.block === null ? null : (metadata[unit.block] ?? null)) as
     KindBlocks[K] | null;

@@ -16,6 +16,9 @@ export const CARD_FACE: FaceLimits = {
 export const STORE_CARD: KindUnit<'storeCard'> = {
   block: null,
   face: CARD_FACE,
+  problem: () => null,
+  passenger: false,
+  poster: null,
   times: () => NO_TIMES,
   facts: () => null,
 };

@@ -1,5 +1,5 @@
 import type {
-  KIND_IMAGES,
+  KindPosters,
   PassKind,
   PassKindOf,
   PassType,
@@ -21,10 +21,8 @@ export type AppleStyle = 'storeCard' | 'coupon' | 'eventTicket' | 'boardingPass'
  */
 export type PosterStyle = 'posterEventTicket' | 'posterGeneric';
 
-/** A kind with a poster (`KIND_IMAGES`, which says which images each kind shows) names its style. */
-type PosterOf<K extends PassType> = (typeof KIND_IMAGES)[K]['poster'] extends true
-  ? PosterStyle
-  : null;
+/** A kind whose unit has a poster (`KindPosters`) names its style; the others none. */
+type PosterOf<K extends PassType> = KindPosters[K] extends null ? null : PosterStyle;
 
 /** What pass.json makes of one kind of pass. */
 interface PassJsonKind<K extends PassType> {

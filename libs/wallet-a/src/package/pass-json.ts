@@ -225,8 +225,9 @@ function featuredActions(actions: FeaturedActionDto[] | undefined): Record<strin
  * its schedule (`relevance.ts`), its semantic tags (`semantic-tags.ts`), its featured actions,
  * a ticket's upcoming events (`upcoming-events.ts`), the newer layout it opts into
  * (`preferredStyleSchemes`: iOS 26's semantic boarding pass for a holder's flight that has what
- * it shows) and, given an artwork image, the poster of a kind that has one (`KIND_IMAGES`): the
- * poster event ticket, or the poster generic pass beside the generic one (`poster-fields.ts`).
+ * it shows) and, given an artwork image, the poster of a kind that has one (its unit's
+ * `poster`): the poster event ticket, or the poster generic pass beside the generic one
+ * (`poster-fields.ts`).
  * The notification message is the first back field, which every style has. `kind`: the pass's
  * kind for this copy, when the caller has worked it out already.
  */

@@ -76,8 +76,11 @@ describe('WalletB resources of every kind of pass', () => {
     for (const name of KIND_NAMES) {
       expect(classTypeFor(KIND_FIXTURES[name].metadata)).toBe(KIND_FIXTURES[name].classType);
     }
-    for (const transitType of ['train', 'bus', 'boat', 'generic']) {
-      expect(classTypeFor({ passType: 'boardingPass', transit: { transitType } })).toBe('transit');
+    const trip = KIND_FIXTURES.transit.metadata.transit;
+    for (const transitType of ['train', 'bus', 'boat', 'generic'] as const) {
+      expect(classTypeFor({ passType: 'boardingPass', transit: { ...trip, transitType } })).toBe(
+        'transit',
+      );
     }
   });
 
