@@ -98,6 +98,17 @@ describe("A serial number's kept owner", () => {
             .expect(200),
       ],
       [
+        'holder imported over',
+        async () => {
+          const imported = await http()
+            .post(`${holders}/import`)
+            .set(owner.auth)
+            .send([{ externalId: 'renamed', barcodeValue: 'imported-code' }])
+            .expect(200);
+          expect(imported.body).toEqual({ created: 0, updated: 1 });
+        },
+      ],
+      [
         'pass edited',
         () =>
           http()
