@@ -42,6 +42,42 @@ describe('Workspaces, members and isolation', () => {
     ]);
   });
 
+  it("gives passes created without an account the workspace's default, whatever is added", async () => {
+    // Each instance keeps a workspace's default account for good (AccountStore): adding
+    // accounts and workspaces must never make what it kept differ from what the database says.
+    const workspace = (
+      await http().post('/v1/workspaces').set(owner.auth).send({ name: 'Kept default' }).expect(201)
+    ).body.id as string;
+    const inWorkspace = { ...owner.auth, 'x-workspace-id': workspace };
+    let made = 0;
+    const newPass = async () =>
+      (
+        await http()
+          .post('/v1/wallet-pass')
+          .set(inWorkspace)
+          .send({
+            passName: `Pass ${++made}`,
+            passMetadata: { description: 'Card', organizationName: 'Brand' },
+          })
+          .expect(201)
+      ).body as { accountId: string };
+    const defaultOf = async () => {
+      const listed = await http().get('/v1/accounts').set(inWorkspace).expect(200);
+      const defaults = (listed.body.items as { id: string; isDefault: boolean }[]).filter(
+        (account) => account.isDefault,
+      );
+      expect(defaults).toHaveLength(1);
+      return defaults[0].id;
+    };
+
+    const original = await defaultOf();
+    expect((await newPass()).accountId).toBe(original);
+    await http().post('/v1/accounts').set(inWorkspace).send({ name: 'Second brand' }).expect(201);
+    await http().post('/v1/workspaces').set(owner.auth).send({ name: 'Neighbour' }).expect(201);
+    expect(await defaultOf()).toBe(original);
+    expect((await newPass()).accountId).toBe(original);
+  });
+
   it('refuses a duplicate workspace name with 409', async () => {
     await http().post('/v1/workspaces').set(owner.auth).send({ name: 'Twice' }).expect(201);
     const response = await http()

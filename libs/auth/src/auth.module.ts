@@ -12,6 +12,7 @@ import { WorkspacesController } from './controllers/workspaces.controller';
 import { AUTH_ENTITIES } from './entities';
 import { ApiKeyStrategy } from './guards/api-key.strategy';
 import { JwtStrategy } from './guards/jwt.strategy';
+import { AccountStore } from './services/account-store';
 import { AccountsService } from './services/accounts.service';
 import { ApiKeysService } from './services/api-keys.service';
 import { AuthService } from './services/auth.service';
@@ -47,6 +48,7 @@ import { WorkspacesService } from './services/workspaces.service';
   providers: [
     PrincipalService,
     PrincipalChanges,
+    AccountStore,
     AccountsService,
     AuthService,
     LoginThrottle,

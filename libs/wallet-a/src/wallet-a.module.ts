@@ -17,6 +17,7 @@ import { PassTokenService } from './signing/pass-token.service';
 import { Registration } from './passkit/registration.entity';
 import { RegistrationsService } from './passkit/registrations.service';
 import { SecretSealer } from './signing/secret-sealer';
+import { SerialOwners } from './signing/serial-owners';
 import { SigningMaterialProvider } from './signing/signing-material';
 import { ApnsPusher } from './updates/apns-pusher';
 import { PassUpdateWorker } from './updates/pass-update.worker';
@@ -42,6 +43,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
   providers: [
     SigningMaterialProvider,
     SecretSealer,
+    SerialOwners,
     PassTokenService,
     ImageScales,
     PassPackageService,

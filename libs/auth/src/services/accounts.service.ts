@@ -1,40 +1,20 @@
-import {
-  BoundedMap,
-  EntityRows,
-  NotFoundError,
-  paginate,
-  rawQuery,
-  stampCreated,
-  type Page,
-  type PageQuery,
-} from '@app/core';
+import { NotFoundError, paginate, type Page, type PageQuery } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { Account } from '../entities/account.entity';
+import { AccountStore } from './account-store';
 
-/** Workspaces whose default account is kept: far more than one instance serves at once. */
-const MAX_DEFAULTS = 10_000;
-
-/** Brand accounts of a workspace. Every query takes the workspace first. */
+/**
+ * Brand accounts of a workspace. Every query takes the workspace first; writes and the default
+ * account go through {@link AccountStore}.
+ */
 @Injectable()
 export class AccountsService {
-  private readonly accountRows: EntityRows<Account>;
-  /**
-   * Each workspace's default account, read once per process. The row is inserted in the
-   * transaction that creates its workspace and never updated or deleted afterwards (no route
-   * renames, moves or deletes accounts or workspaces; accounts.service.spec.ts fails when code
-   * starts writing the table otherwise), so what was read once stays true on every instance and
-   * needs no invalidation. It was a round trip on every pass created without an account.
-   */
-  private readonly defaults = new BoundedMap<string, Account>(MAX_DEFAULTS);
-
   constructor(
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    private readonly dataSource: DataSource,
-  ) {
-    this.accountRows = new EntityRows(dataSource, Account, 'a');
-  }
+    private readonly store: AccountStore,
+  ) {}
 
   list(workspaceId: string, page: PageQuery): Promise<Page<Account>> {
     const query = this.accounts
@@ -51,29 +31,11 @@ export class AccountsService {
   }
 
   /** The account passes use when none is given. Every workspace is created with one. */
-  async getDefault(workspaceId: string): Promise<Readonly<Account>> {
-    const known = this.defaults.get(workspaceId);
-    if (known !== undefined) return known;
-    // Plain SQL: every pass created without an account reads it, and `findOne`'s query
-    // building cost more than the query (6 % of the service's CPU under bench:api's POST load).
-    const [row] = await rawQuery<Record<string, unknown>[]>(
-      this.dataSource,
-      `SELECT ${this.accountRows.select} FROM account a ` +
-        'WHERE a.workspace_id = ? AND a.is_default = 1 ORDER BY a.id ASC LIMIT 1',
-      [workspaceId],
-    );
-    if (row === undefined) throw new NotFoundError('Default account of workspace', workspaceId);
-    const account = this.accountRows.read(row);
-    this.defaults.set(workspaceId, account);
-    return account;
+  getDefault(workspaceId: string): Promise<Readonly<Account>> {
+    return this.store.defaultOf(workspaceId);
   }
 
-  async create(workspaceId: string, actorId: string, name: string): Promise<Account> {
-    const account = stampCreated(
-      this.accounts.create({ workspaceId, name, isDefault: false }),
-      actorId,
-    );
-    await this.accounts.insert(account);
-    return account;
+  create(workspaceId: string, actorId: string, name: string): Promise<Account> {
+    return this.store.insertOther(this.accounts.manager, workspaceId, name, actorId);
   }
 }

@@ -2,9 +2,9 @@ import { ConflictError, isUniqueViolation, stampCreated, type Principal } from '
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { Account } from '../entities/account.entity';
 import { WorkspaceMembership } from '../entities/workspace-membership.entity';
 import { Workspace } from '../entities/workspace.entity';
+import { AccountStore } from './account-store';
 import { PrincipalChanges } from './principal-cache';
 
 @Injectable()
@@ -13,6 +13,7 @@ export class WorkspacesService {
     private readonly dataSource: DataSource,
     @InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>,
     private readonly changes: PrincipalChanges,
+    private readonly accounts: AccountStore,
   ) {}
 
   /** The caller's workspaces, in assignment order (the first is their default). */
@@ -52,13 +53,7 @@ export class WorkspacesService {
   ): Promise<Workspace> {
     const workspace = stampCreated(manager.create(Workspace, { organisationId, name }), creatorId);
     await manager.insert(Workspace, workspace);
-    await manager.insert(
-      Account,
-      stampCreated(
-        manager.create(Account, { workspaceId: workspace.id, name, isDefault: true }),
-        creatorId,
-      ),
-    );
+    await this.accounts.insertDefault(manager, workspace.id, name, creatorId);
     await manager.insert(WorkspaceMembership, {
       workspaceId: workspace.id,
       userId: creatorId,

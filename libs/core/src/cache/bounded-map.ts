@@ -9,7 +9,8 @@ export interface WeightBound<V> {
  * moves its entry to the back (a `Map` iterates in insertion order, so its first key is the one
  * used longest ago). For the in-process caches of hot paths, whose size must not grow with the
  * number of distinct callers. Given a {@link WeightBound}, it also keeps the values' total
- * weight within `maxWeight`, and keeps no value heavier than that alone.
+ * weight within `maxWeight`, and keeps no value heavier than that alone. Every in-process cache
+ * of the service sits on it (directly or through `LoadOnceCache`), so each has a bound.
  */
 export class BoundedMap<K, V> {
   private readonly entries = new Map<K, V>();

@@ -17,4 +17,14 @@ describe('LoadOnceCache', () => {
     await expect(cache.get('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.get('a', () => Promise.resolve(7))).toBe(7);
   });
+
+  it('hands out a value heavier than the whole bound, without keeping it', async () => {
+    const cache = new LoadOnceCache<string, string>(
+      new BoundedMap(10, { maxWeight: 3, weigh: (value) => value.length }),
+    );
+    let loads = 0;
+    const load = () => Promise.resolve(`${++loads}`.repeat(4));
+    expect(await cache.get('a', load)).toBe('1111');
+    expect(await cache.get('a', load)).toBe('2222');
+  });
 });

@@ -24,6 +24,8 @@ export function cacheValidationMetadata(): void {
   const storage = getMetadataStorage();
   const lookUp = storage.getTargetValidationMetadatas.bind(storage);
   const group = storage.groupByPropertyName.bind(storage);
+  // Keyed by the DTO classes and the option sets the code validates with: a closed list, so a
+  // plain map cannot grow past it.
   let found = new Map<Target, Map<string, ValidationMetadata[]>>();
   let grouped = new WeakMap<ValidationMetadata[], Grouped>();
 

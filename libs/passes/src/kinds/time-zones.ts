@@ -21,6 +21,10 @@ export function ianaTimeZone(name: string): string | null {
   }
 }
 
+/**
+ * One formatter per zone. A name Intl does not know throws before anything is kept, and the
+ * zones it knows are a closed list (a few hundred), so a plain map cannot grow past it.
+ */
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
 function clockOf(zone: string): Intl.DateTimeFormat {

@@ -1,3 +1,4 @@
+import { BoundedMap } from '@app/core';
 import bwipjs from 'bwip-js';
 import { barcodeEncoding, type PassBarcode, type PKBarcodeFormat } from '../package/pass-json';
 import { barcodeSvg as qrSvg } from './qr-svg';
@@ -58,21 +59,14 @@ function options(bcid: string, linear: boolean, text: string): bwipjs.RenderOpti
     : { ...base, padding: 2 };
 }
 
-/** Drawn codes by format, encoding and message: a large PDF417 or Aztec takes a second. */
-const drawn = new Map<string, string>();
-const MAX_DRAWN_CHARACTERS = 8_000_000;
-let drawnCharacters = 0;
-
-function remember(key: string, svg: string): void {
-  drawn.set(key, svg);
-  drawnCharacters += svg.length;
-  // Map order is the order of use: the least recently used go first.
-  for (const [oldest, old] of drawn) {
-    if (drawnCharacters <= MAX_DRAWN_CHARACTERS) break;
-    drawn.delete(oldest);
-    drawnCharacters -= old.length;
-  }
-}
+/**
+ * Drawn codes by format, encoding and message: a large PDF417 or Aztec takes a second. Bounded by
+ * their characters; the entry bound only keeps a flood of tiny codes from costing more in keys.
+ */
+const drawn = new BoundedMap<string, string>(100_000, {
+  maxWeight: 8_000_000,
+  weigh: (svg) => svg.length,
+});
 
 /**
  * The barcode in its own format, with the bytes the package declares (`messageEncoding`:
@@ -97,10 +91,7 @@ export async function drawBarcode(barcode: PassBarcode): Promise<BarcodeDrawing 
       // bwip-js refuses what its format cannot carry (`bwipp.<encoder>badCharacter`, ...).
       return null;
     }
-  } else {
-    drawn.delete(key);
-    drawnCharacters -= svg.length;
+    drawn.set(key, svg);
   }
-  remember(key, svg);
   return { ...described, svg };
 }

@@ -1,19 +1,13 @@
-import {
-  APP_CONFIG,
-  BoundedMap,
-  FailureCounter,
-  rawQuery,
-  UnauthorizedError,
-  type AppConfig,
-} from '@app/core';
+import { APP_CONFIG, FailureCounter, UnauthorizedError, type AppConfig } from '@app/core';
 import { Holder, Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { FetchConfirmations } from '../delivery/fetch-confirmations';
 import { AuthenticatedDevices } from '../device-logs/authenticated-devices';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { PassTokenService } from '../signing/pass-token.service';
+import { SerialOwners } from '../signing/serial-owners';
 import { registrationSource } from './registration-source';
 import { RegistrationsService } from './registrations.service';
 
@@ -26,30 +20,6 @@ interface DeviceCredentials {
   holder: Pick<Holder, 'id' | 'serialNumber'> | null;
 }
 
-/**
- * Whose a serial number is, and the hash of the token its devices must send. All of it is
- * written once, with the token, and never changes (no pass or holder row is ever deleted; a
- * token is never replaced), so an instance keeps what it read without asking again or being
- * told of changes: a device's registration costs no read of its own. Only serials whose token
- * exists are kept; the token itself is still checked on every call.
- */
-interface SerialOwner {
-  passId: string;
-  workspaceId: string;
-  tokenHash: string;
-  holderId: string | null;
-}
-
-/** Serial numbers kept: a launch's worth of holders' copies; the least recently used go. */
-const KNOWN_SERIALS = 50_000;
-
-interface CredentialRow {
-  pass_id: string;
-  workspace_id: string;
-  token_hash: string | null;
-  holder_id: string | null;
-}
-
 /** Who is calling the web service: the client IP its refusals are counted against. */
 export interface DeviceCaller {
   clientIp: string;
@@ -58,13 +28,11 @@ export interface DeviceCaller {
 /** Apple's PassKit web service, as Wallet on the device calls it. */
 @Injectable()
 export class PassKitService {
-  private readonly owners = new BoundedMap<string, SerialOwner>(KNOWN_SERIALS);
-
   constructor(
-    private readonly dataSource: DataSource,
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
     private readonly tokens: PassTokenService,
+    private readonly owners: SerialOwners,
     private readonly registrations: RegistrationsService,
     private readonly failures: FailureCounter,
     private readonly packages: PassPackageService,
@@ -182,7 +150,7 @@ export class PassKitService {
   /**
    * {@link authorised} for the routes that need only who the device is (registrations, the hot
    * path of a launch): the few columns that tell, read once per serial number ({@link
-   * SerialOwner}), not the pass and holder entities.
+   * SerialOwners}), not the pass and holder entities.
    */
   private async credentialsOf(
     passTypeId: string,
@@ -193,7 +161,7 @@ export class PassKitService {
     await this.assertNotRefusedTooOften(caller);
     const token = APPLE_PASS_SCHEME.exec(authorization ?? '')?.[1];
     if (token !== undefined && passTypeId === this.config.walletA.passTypeId) {
-      const owner = this.owners.get(serialNumber) ?? (await this.ownerOf(serialNumber));
+      const owner = await this.owners.ownerOf(serialNumber);
       if (owner !== null && this.tokens.matches({ walletATokenHash: owner.tokenHash }, token)) {
         this.devices.seen(caller.clientIp, serialNumber);
         return {
@@ -204,29 +172,6 @@ export class PassKitService {
     }
     await this.countRefusal(caller);
     throw new UnauthorizedError('Request not authorized');
-  }
-
-  /** Whose the serial number is (kept once it has a token), or null for none or no token yet. */
-  private async ownerOf(serialNumber: string): Promise<SerialOwner | null> {
-    const rows = await rawQuery<CredentialRow[]>(
-      this.dataSource,
-      'SELECT id AS pass_id, workspace_id, wallet_a_token_hash AS token_hash, NULL AS holder_id ' +
-        'FROM pass WHERE id = ? ' +
-        'UNION ALL SELECT pass_id, workspace_id, wallet_a_token_hash, id FROM holder ' +
-        'WHERE serial_number = ?',
-      [serialNumber, serialNumber],
-    );
-    // The shared pass's serial is its id; only when no pass has it is it a holder's serial.
-    const row = rows.find((each) => each.holder_id === null) ?? rows[0];
-    if (row?.token_hash == null) return null;
-    const owner: SerialOwner = {
-      passId: row.pass_id,
-      workspaceId: row.workspace_id,
-      tokenHash: row.token_hash,
-      holderId: row.holder_id,
-    };
-    this.owners.set(serialNumber, owner);
-    return owner;
   }
 
   private assertNotRefusedTooOften(caller: DeviceCaller): Promise<void> {

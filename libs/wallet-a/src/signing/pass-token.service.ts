@@ -2,8 +2,9 @@ import { Holder, Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { IsNull, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { SecretSealer, type SecretBox } from './secret-sealer';
+import { SerialOwners } from './serial-owners';
 
 const HASH_BYTES = 32;
 
@@ -17,6 +18,7 @@ function sha256(text: string): Buffer {
  * sealed copy ({@link SecretSealer}) to put the same token into every later version of the
  * package (Apple devices keep using the token of the pass they hold). A personal holder
  * has a token of its own, kept the same way in its row, handed out only in its own package.
+ * A token is set once, through {@link SerialOwners.issue}, and never replaced.
  */
 @Injectable()
 export class PassTokenService {
@@ -25,6 +27,7 @@ export class PassTokenService {
   constructor(
     @InjectRepository(Pass) private readonly passes: Repository<Pass>,
     @InjectRepository(Holder) private readonly holders: Repository<Holder>,
+    private readonly owners: SerialOwners,
     sealer: SecretSealer,
   ) {
     this.box = sealer.box('walletA authenticationToken');
@@ -34,12 +37,9 @@ export class PassTokenService {
   async tokenFor(pass: Pass): Promise<string> {
     if (pass.walletAToken !== null) return this.decrypt(pass.walletAToken);
     const token = randomBytes(24).toString('base64url');
-    const result = await this.passes.update(
-      { id: pass.id, walletATokenHash: IsNull() },
-      { walletATokenHash: sha256(token).toString('hex'), walletAToken: this.encrypt(token) },
-    );
-    if (result.affected === 1) {
-      pass.walletAToken = this.encrypt(token);
+    const sealed = this.encrypt(token);
+    if (await this.owners.issue({ pass }, { hash: sha256(token).toString('hex'), sealed })) {
+      pass.walletAToken = sealed;
       return token;
     }
     // Another request made the token first: use theirs.
@@ -53,11 +53,7 @@ export class PassTokenService {
     if (holder.walletAToken !== null) return this.decrypt(holder.walletAToken);
     const token = randomBytes(24).toString('base64url');
     const sealed = this.encrypt(token);
-    const result = await this.holders.update(
-      { id: holder.id, walletATokenHash: IsNull() },
-      { walletATokenHash: sha256(token).toString('hex'), walletAToken: sealed },
-    );
-    if (result.affected === 1) {
+    if (await this.owners.issue({ holder }, { hash: sha256(token).toString('hex'), sealed })) {
       holder.walletAToken = sealed;
       return token;
     }

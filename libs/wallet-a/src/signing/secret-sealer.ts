@@ -17,6 +17,7 @@ export interface SecretBox {
  */
 @Injectable()
 export class SecretSealer {
+  /** One key per purpose: the purposes are constants in the code, so this cannot grow. */
   private readonly keys = new Map<string, Buffer>();
 
   constructor(private readonly signing: SigningMaterialProvider) {}

@@ -1,4 +1,10 @@
-import { APP_CONFIG, isUniqueViolation, NotFoundError, type AppConfig } from '@app/core';
+import {
+  APP_CONFIG,
+  BoundedMap,
+  isUniqueViolation,
+  NotFoundError,
+  type AppConfig,
+} from '@app/core';
 import { GoogleSaveLinks, type GoogleSaveLinkProvider, type Holder, type Pass } from '@app/passes';
 import { UploadsService } from '@app/uploads';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
@@ -40,7 +46,7 @@ const CLASS_TYPE_CACHE_SIZE = 10_000;
  */
 @Injectable()
 export class WalletBClassesService implements GoogleSaveLinkProvider, OnModuleInit {
-  private readonly classTypes = new Map<string, ClassType>();
+  private readonly classTypes = new BoundedMap<string, ClassType>(CLASS_TYPE_CACHE_SIZE);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -183,7 +189,6 @@ export class WalletBClassesService implements GoogleSaveLinkProvider, OnModuleIn
         type = (await classes.findOneByOrFail(where)).classType;
       }
     }
-    if (this.classTypes.size >= CLASS_TYPE_CACHE_SIZE) this.classTypes.clear();
     this.classTypes.set(pass.id, type);
     return type;
   }
