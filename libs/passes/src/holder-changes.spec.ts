@@ -31,7 +31,7 @@ const ALLOWED = [
   'libs/passes/src/pass-counters.ts: .update(Pass)',
   "libs/passes/src/pass-counters.ts: if (!rowLocks) await manager.query('UPDATE pass SET version = version WHERE id = ?', [passId]);",
   // The WalletA token, made once before the first package of the pass is signed.
-  'libs/wallet-a/src/signing/pass-token.service.ts: const result = await this.passes.update(',
+  'libs/wallet-a/src/signing/serial-owners.ts: .getRepository(Pass)',
   // The link values of a pass inserted in the same transaction, before anyone saw it.
   'libs/passes/src/passes.service.ts: await manager.update(Pass, { id: pass.id }, { passMetadata: pass.passMetadata });',
 ];
