@@ -1,4 +1,5 @@
-import type { PassengerName, PassMetadataDto } from '@app/passes';
+import type { PassengerName } from '@app/kinds';
+import type { PassMetadataDto } from '@app/passes';
 import { BRAND, EVENT, FESTIVAL, FLIGHT, NFC, OFFER, SEMANTIC_FLIGHT } from './pass-kind-fixtures';
 
 /** One kind of pass as WalletA writes it, for the unit specs and the end-to-end suite. */

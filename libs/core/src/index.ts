@@ -55,4 +55,3 @@ export * from './worker/lease';
 export * from './worker/backoff';
 export * from './retention/retention.worker';
 export * from './events/service-events';
-export * from './database/targeting-value';

@@ -1,5 +1,6 @@
 import { AuthModule } from '@app/auth';
-import { PassesModule, SegmentsService } from '@app/passes';
+import { AudiencesModule, SegmentsService } from '@app/audiences';
+import { PassesModule } from '@app/passes';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
 import { RetentionWorker } from '@app/core';
@@ -25,6 +26,7 @@ import { NotificationsService } from './notifications.service';
     TypeOrmModule.forFeature([Notification, NotificationDelivery, NotificationShard]),
     AuthModule,
     PassesModule,
+    AudiencesModule,
     WalletAModule,
     WalletBModule,
   ],

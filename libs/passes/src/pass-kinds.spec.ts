@@ -6,7 +6,7 @@ import {
   type KindMetadata,
   slotLimit,
 } from './pass-kinds';
-import { flightOf, parseFlightNumber } from './kinds/boarding-pass';
+import { flightOf, parseFlightNumber } from '@app/kinds';
 
 const field = (key: string, value = 'x') => ({ key, value });
 const fields = (prefix: string, n: number) =>

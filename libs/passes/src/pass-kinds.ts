@@ -4,17 +4,22 @@ import {
   ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
   isIsoDateTime,
 } from '@app/core';
-import { barcodeProblem } from './kinds/barcode-formats';
-import { MAX_UPCOMING_EVENTS } from './dto/pass-kind.dto';
-import { isAirportCode, readFlight } from './kinds/boarding-pass';
-import { passTypeOf, type BarcodeFormat, type PassType } from './kinds/kind-names';
-import type { BlockName } from './kinds/kind-unit';
-import { KINDS } from './kinds/kinds';
-import { ianaTimeZone } from './kinds/time-zones';
+import {
+  barcodeProblem,
+  isAirportCode,
+  readFlight,
+  passTypeOf,
+  type BarcodeFormat,
+  type PassType,
+  type BlockName,
+  KINDS,
+  ianaTimeZone,
+} from '@app/kinds';
+import { MAX_UPCOMING_EVENTS } from './metadata/pass-kind.dto';
 import { assertLocalizations } from './localizations';
 
 /** The face fields of a pass, in WalletA's order (also read by holders and audiences). */
-export { faceFieldsOf } from './kinds/field-roles';
+export { faceFieldsOf } from '@app/kinds';
 
 /** The face slots of a pass; `topField` is the first header field. */
 export type FaceSlot = 'headerFields' | 'primaryFields' | 'secondaryFields' | 'auxiliaryFields';

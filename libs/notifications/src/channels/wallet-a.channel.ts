@@ -1,5 +1,6 @@
 import { betweenBatches, APP_CONFIG, withDatabaseTimeouts, type AppConfig } from '@app/core';
-import { AudiencesService, HolderChanges, type Pass } from '@app/passes';
+import { AudiencesService } from '@app/audiences';
+import { HolderChanges, type Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {

@@ -1,4 +1,4 @@
-import { passKindOf, type KindSource } from '@app/passes';
+import { passKindOf, type KindSource } from '@app/kinds';
 import { kindDetails as detailsOf } from './kind-details';
 
 /** The page's section of a pass's kind, or of a holder's copy on its own day. */

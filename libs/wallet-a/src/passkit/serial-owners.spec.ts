@@ -23,7 +23,7 @@ function ownerWrites(source: string): RegExp[] {
 const ALLOWED = [
   // New passes and holders start without a token.
   'libs/passes/src/passes.service.ts: walletATokenHash: null,',
-  'libs/passes/src/holders/holders.service.ts: walletATokenHash: null,',
+  'libs/holders/src/holders.service.ts: walletATokenHash: null,',
   // The token, made once: only where there is none yet.
   'libs/wallet-a/src/signing/pass-token.service.ts: { id: pass.id, walletATokenHash: IsNull() },',
   "libs/wallet-a/src/signing/pass-token.service.ts: { walletATokenHash: sha256(token).toString('hex'), walletAToken: this.encrypt(token) },",
@@ -31,7 +31,7 @@ const ALLOWED = [
   "libs/wallet-a/src/signing/pass-token.service.ts: { walletATokenHash: sha256(token).toString('hex'), walletAToken: sealed },",
   // Reads: the columns, the serial's owner, the check of a token against it.
   "libs/passes/src/entities/pass.entity.ts: @Column({ name: 'wallet_a_token_hash', type: 'varchar', length: 64, nullable: true })",
-  "libs/passes/src/holders/holder.entity.ts: @Column({ name: 'wallet_a_token_hash', type: 'varchar', length: 64, nullable: true })",
+  "libs/passes/src/entities/holder.entity.ts: @Column({ name: 'wallet_a_token_hash', type: 'varchar', length: 64, nullable: true })",
   "libs/wallet-a/src/passkit/passkit.service.ts: 'SELECT id AS pass_id, workspace_id, wallet_a_token_hash AS token_hash, NULL AS holder_id ' +",
   "libs/wallet-a/src/passkit/passkit.service.ts: 'UNION ALL SELECT pass_id, workspace_id, wallet_a_token_hash, id FROM holder ' +",
   'libs/wallet-a/src/passkit/passkit.service.ts: if (owner !== null && this.tokens.matches({ walletATokenHash: owner.tokenHash }, token)) {',

@@ -1,0 +1,11 @@
+export * from './barcode-formats';
+export * from './boarding-pass';
+export * from './coupon';
+export * from './field-roles';
+export * from './kind-images';
+export * from './kind-names';
+export * from './kind-unit';
+export * from './kinds';
+export { nextEvent } from './schedule';
+export * from './time-zones';
+export * from './wall-clock';
