@@ -18,7 +18,7 @@ export * from './database/buffer-pool';
 export * from './database/costly-reads';
 export * from './database/read-replica';
 export * from './database/replica-pools';
-export * from './errors/all-exceptions.filter';
+export * from './http/all-exceptions.filter';
 export * from './errors/domain-errors';
 export * from './errors/error-body';
 export * from './errors/error-codes';

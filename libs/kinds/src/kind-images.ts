@@ -1,4 +1,4 @@
-import { passImageRole, type PassImageRole } from '@app/uploads';
+import { passImageRole, type PassImageRole } from '@app/uploads/content/pass-images';
 import type { PassType } from './kind-names';
 
 /**

@@ -15,7 +15,7 @@ import { DeliveryService } from './delivery/delivery.service';
 import { NotificationDelivery } from './entities/notification-delivery.entity';
 import { NotificationShard } from './entities/notification-shard.entity';
 import { FINAL_STATUSES, Notification } from './entities/notification.entity';
-import { NotificationShardWorker } from './notification-shard.worker';
+import { NotificationShardWorker } from './channels/notification-shard.worker';
 import { NotificationStatsService } from './notification-stats.service';
 import { NotificationWorker } from './notification.worker';
 import { NotificationsController } from './notifications.controller';

@@ -9,7 +9,7 @@ import {
 } from '../entities/notification-delivery.entity';
 import type { Notification } from '../entities/notification.entity';
 import { NotificationShard } from '../entities/notification-shard.entity';
-import { NotificationShardWorker } from '../notification-shard.worker';
+import { NotificationShardWorker } from './notification-shard.worker';
 import { WalletAFanOut } from './wallet-a-fan-out';
 import type {
   ChannelResult,

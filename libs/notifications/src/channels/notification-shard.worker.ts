@@ -2,9 +2,9 @@ import { LeasedWorker, WorkerScheduler } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { DataSource, IsNull, LessThan, type FindOptionsWhere } from 'typeorm';
-import { WalletAFanOut } from './channels/wallet-a-fan-out';
-import { NotificationShard } from './entities/notification-shard.entity';
-import { Notification } from './entities/notification.entity';
+import { WalletAFanOut } from './wallet-a-fan-out';
+import { NotificationShard } from '../entities/notification-shard.entity';
+import { Notification } from '../entities/notification.entity';
 
 const SHARDS_PER_TICK = 10;
 

@@ -1,6 +1,6 @@
 import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { ConflictError, InvalidInputError, NotFoundError } from './domain-errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors/domain-errors';
 import { errorBody, toDomainError } from './all-exceptions.filter';
 
 function driverError(code: string, message = code): QueryFailedError {

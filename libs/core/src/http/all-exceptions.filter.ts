@@ -3,16 +3,16 @@ import type { Response } from 'express';
 import { TypeORMError } from 'typeorm';
 import { driverErrorCode, isUniqueViolation } from '../database/db-errors';
 import { ACQUIRE_TIMEOUT_CODE } from '../database/mysql-deadlines';
-import type { AppRequest } from '../http/request-context';
+import type { AppRequest } from './request-context';
 import {
   DomainError,
   MalformedRequestError,
   PayloadTooLargeError,
   UnavailableError,
   UnsupportedMediaTypeError,
-} from './domain-errors';
-import { ErrorBody } from './error-body';
-import { ERROR_STATUS, errorCodeForStatus } from './error-codes';
+} from '../errors/domain-errors';
+import { ErrorBody } from '../errors/error-body';
+import { ERROR_STATUS, errorCodeForStatus } from '../errors/error-codes';
 
 /** Driver error codes that mean "the database cannot be reached right now", not "bad query". */
 const DATABASE_UNAVAILABLE_CODES = new Set([
