@@ -38,8 +38,8 @@
 const mysql = require('mysql2/promise');
 const { newId } = require('../dist/libs/core/src/ids/ids.js');
 const { sqlDialect } = require('../dist/libs/core/src/database/dialect.js');
-const { readAudience } = require('../dist/libs/passes/src/audiences/audience.js');
-const { audienceSizeQuery } = require('../dist/libs/passes/src/audiences/audience-sql.js');
+const { readAudience } = require('../dist/libs/audiences/src/audience.js');
+const { audienceSizeQuery } = require('../dist/libs/audiences/src/audience-sql.js');
 const { faceFieldsOf } = require('../dist/libs/passes/src/pass-kinds.js');
 const lib = require('./lib');
 

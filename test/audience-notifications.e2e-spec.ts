@@ -1,5 +1,5 @@
 import { NotificationWorker } from '@app/notifications';
-import { AudiencesService } from '@app/passes';
+import { AudiencesService } from '@app/audiences';
 import { GOOGLE_SAVE_URL_PREFIX } from '@app/wallet-b';
 import request from 'supertest';
 import { DataSource } from 'typeorm';

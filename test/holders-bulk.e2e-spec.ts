@@ -1,5 +1,5 @@
 import { RetentionWorker, ServiceEvents, sqlDialect, type RecordedEvent } from '@app/core';
-import { HolderBulkChangeWorker } from '@app/passes';
+import { HolderBulkChangeWorker } from '@app/audiences';
 import { GOOGLE_SAVE_URL_PREFIX } from '@app/wallet-b';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';

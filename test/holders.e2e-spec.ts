@@ -1,5 +1,5 @@
 import { Holder } from '@app/passes';
-import { HoldersService } from '@app/passes/holders/holders.service';
+import { HoldersService } from '@app/holders/holders.service';
 import request from 'supertest';
 import { DataSource, type EntityManager } from 'typeorm';
 import { makePng } from './support/png';

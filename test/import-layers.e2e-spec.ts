@@ -4,8 +4,11 @@ import ts from 'typescript';
 
 /**
  * The import graph of the libraries (relative imports and `@app/…` aliases, types included) has
- * no loop, between files or between libraries, and the layers of the kinds of pass import only
- * downwards: a kind's names and units below the DTOs' users, WalletA's package
+ * no loop, between files, between the folders of a library or between libraries; a library
+ * reaches its own files by relative path, never through its own alias; the kind rules
+ * (libs/kinds) and all they import stay free of Nest and TypeORM; and some folders import only
+ * downwards: a
+ * pass's stored metadata below the requests and responses that carry it, WalletA's package
  * builder below the PassKit web service and the holder page, WalletB's Google resources below
  * its services (docs/architecture.md, "Adding a kind of pass").
  */
@@ -21,6 +24,14 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
+function specFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return specFiles(path);
+    return entry.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
 /** A library's alias (tsconfig.json's `paths`): `@app/<library>` or `@app/<library>/<path>`. */
 const ALIAS = /^@app\/([a-z-]+)(?:\/(.*))?$/;
 
@@ -33,6 +44,21 @@ function importedPath(file: string, name: string): string | undefined {
 
 /** The library a file of `libs/` belongs to. */
 const libraryOf = (file: string): string => relative(LIBS, file).split('/')[0];
+
+/**
+ * The room of a file (relative to the repository) inside its library: the folder of `src/` it
+ * is in, or the file itself when it lies at the top of `src/`.
+ */
+function roomOf(file: string): string {
+  const [libs, library, src, first, ...rest] = file.split('/');
+  return rest.length === 0 ? file : `${libs}/${library}/${src}/${first}/`;
+}
+
+/** The packages and aliases each file names (`import`, `export … from`, `import()`). */
+function namesImportedBy(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return importedFiles.map(({ fileName }) => fileName);
+}
 
 /** Each file's imports of the libraries: the file it names, and how it named it. */
 function importsOf(files: string[]): Map<string, { target: string; name: string }[]> {
@@ -100,14 +126,10 @@ function loops(graph: Map<string, string[]>): string[][] {
 
 /** Folders and what they may import of the libraries by relative path (besides themselves). */
 const LAYERS: { folder: string; mayImport: string[] }[] = [
-  { folder: 'libs/passes/src/kinds/', mayImport: ['libs/passes/src/dto/'] },
+  { folder: 'libs/passes/src/metadata/', mayImport: ['libs/passes/src/localizations.ts'] },
   {
     folder: 'libs/passes/src/dto/',
-    mayImport: [
-      'libs/passes/src/kinds/kind-names.ts',
-      'libs/passes/src/localizations.ts',
-      'libs/passes/src/entities/',
-    ],
+    mayImport: ['libs/passes/src/metadata/', 'libs/passes/src/entities/'],
   },
   {
     folder: 'libs/wallet-a/src/package/',
@@ -137,6 +159,47 @@ describe('the import graph of the libraries', () => {
       ]);
     }
     expect(loops(libraries)).toEqual([]);
+  });
+
+  it('has no loop between the folders of a library', () => {
+    const rooms = new Map<string, string[]>();
+    for (const [file, targets] of graph) {
+      const room = roomOf(file);
+      const library = libraryOf(join(ROOT, file));
+      const others = targets
+        .filter((target) => libraryOf(join(ROOT, target)) === library)
+        .map(roomOf)
+        .filter((other) => other !== room);
+      rooms.set(room, [...new Set([...(rooms.get(room) ?? []), ...others])]);
+    }
+    expect(loops(rooms)).toEqual([]);
+  });
+
+  it('reaches its own library by relative path, not through its own alias', () => {
+    const own = [...sourceFiles(LIBS), ...specFiles(LIBS)].flatMap((file) => {
+      const library = libraryOf(file);
+      return namesImportedBy(file)
+        .filter((name) => ALIAS.exec(name)?.[1] === library)
+        .map((name) => `${relative(ROOT, file)} -> ${name}`);
+    });
+    expect(own).toEqual([]);
+  });
+
+  it('keeps the kind rules and everything they import free of Nest and TypeORM', () => {
+    const reached = new Set<string>();
+    const next = sourceFiles(join(LIBS, 'kinds'));
+    while (next.length > 0) {
+      const file = next.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      next.push(...(imports.get(file) ?? []).map(({ target }) => target));
+    }
+    const frameworks = [...reached].flatMap((file) =>
+      namesImportedBy(file)
+        .filter((name) => /^(@nestjs\/|typeorm(\/|$))/.test(name))
+        .map((name) => `${relative(ROOT, file)} -> ${name}`),
+    );
+    expect(frameworks).toEqual([]);
   });
 
   it.each(LAYERS)('lets $folder import only downwards', ({ folder, mayImport }) => {

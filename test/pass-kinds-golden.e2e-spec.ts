@@ -1,4 +1,5 @@
-import { Holder, Pass, type PassengerName, type PassMetadataDto } from '@app/passes';
+import { type PassengerName } from '@app/kinds';
+import { Holder, Pass, type PassMetadataDto } from '@app/passes';
 import { buildPassFiles } from '@app/wallet-a/package/pass-files';
 import type { PassJsonContext } from '@app/wallet-a/package/pass-json';
 import {

@@ -1,9 +1,5 @@
-import {
-  EXAMPLE_EVENT,
-  EXAMPLE_FESTIVAL,
-  type PassengerName,
-  type PassMetadataDto,
-} from '@app/passes';
+import type { PassengerName } from '@app/kinds';
+import { EXAMPLE_EVENT, EXAMPLE_FESTIVAL, type PassMetadataDto } from '@app/passes';
 import { BRAND, FLIGHT, NFC, OFFER, SEMANTIC_FLIGHT, without } from './pass-kind-fixtures';
 
 /** One kind of pass as WalletA writes it, for the unit specs and the end-to-end suite. */

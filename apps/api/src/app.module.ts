@@ -11,6 +11,8 @@ import {
 } from '@app/core';
 import { LocationsModule } from '@app/locations';
 import { NotificationsModule } from '@app/notifications';
+import { AudiencesModule, HolderBulkChangesModule } from '@app/audiences';
+import { HoldersModule } from '@app/holders';
 import { PassesModule, PassStatsModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
 import { WalletAModule } from '@app/wallet-a';
@@ -40,6 +42,10 @@ export class AppModule {
         // `GET /wallet-pass/:id` would otherwise answer `GET /wallet-pass/notifications`.
         NotificationsModule,
         PassesModule,
+        // Routes and the OpenAPI document follow this order: bulk changes, holders, segments.
+        HolderBulkChangesModule,
+        HoldersModule,
+        AudiencesModule,
         // After NotificationsModule too: `GET /wallet-pass/:id/stats` would take
         // `GET /wallet-pass/notifications/stats` (a notification id, however unlikely).
         PassStatsModule,

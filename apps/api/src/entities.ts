@@ -1,5 +1,7 @@
+import { AUDIENCE_ENTITIES } from '@app/audiences';
 import { AUTH_ENTITIES } from '@app/auth';
 import { CAMPAIGN_ENTITIES } from '@app/campaigns';
+import { HOLDER_ENTITIES } from '@app/holders';
 import { LOCATION_ENTITIES } from '@app/locations';
 import { NOTIFICATION_ENTITIES } from '@app/notifications';
 import { PASS_ENTITIES } from '@app/passes';
@@ -13,6 +15,8 @@ export const ALL_ENTITIES = [
   ...AUTH_ENTITIES,
   ...UPLOADS_ENTITIES,
   ...PASS_ENTITIES,
+  ...HOLDER_ENTITIES,
+  ...AUDIENCE_ENTITIES,
   ...LOCATION_ENTITIES,
   ...CAMPAIGN_ENTITIES,
   ...WALLET_A_ENTITIES,

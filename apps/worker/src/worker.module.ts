@@ -6,6 +6,8 @@ import {
   ServiceEventsModule,
   type AppConfig,
 } from '@app/core';
+import { AudiencesModule, HolderBulkChangesModule } from '@app/audiences';
+import { HoldersModule } from '@app/holders';
 import { NotificationsModule } from '@app/notifications';
 import { PassStatsModule } from '@app/passes';
 import { WalletAModule } from '@app/wallet-a';
@@ -37,6 +39,10 @@ export class WorkerModule {
         WalletAModule,
         WalletBModule,
         NotificationsModule,
+        // Applies bulk changes of holders.
+        HolderBulkChangesModule,
+        HoldersModule,
+        AudiencesModule,
         // Events recorded here (APNs deactivations, finished notifications) count too.
         PassStatsModule,
         // Records events (the worker's changes cause some too) and delivers webhooks.

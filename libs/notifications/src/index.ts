@@ -2,7 +2,7 @@ export * from './channels/notification-channel';
 export * from './entities/notification-delivery.entity';
 export * from './entities/notification-shard.entity';
 export * from './entities/notification.entity';
-export * from './notification-shard.worker';
+export * from './channels/notification-shard.worker';
 export * from './notification.worker';
 export * from './notifications.module';
 export * from './notifications.service';

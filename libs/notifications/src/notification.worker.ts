@@ -10,7 +10,8 @@ import {
   WorkerScheduler,
   type AppConfig,
 } from '@app/core';
-import { AudiencesService, Pass, type ResolvedAudience } from '@app/passes';
+import { AudiencesService, type ResolvedAudience } from '@app/audiences';
+import { Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
 import type { EntityManager } from 'typeorm';

@@ -18,7 +18,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { AUDIENCE_BODY_LIMITS } from '@app/passes';
+import { AUDIENCE_BODY_LIMITS } from '@app/audiences';
 import { ListNotificationsQuery } from './dto/list-notifications.query';
 import {
   CreateNotificationDto,

@@ -1,5 +1,6 @@
 import { AuthModule } from '@app/auth';
-import { PassesModule, SegmentsService } from '@app/passes';
+import { AudiencesModule, SegmentsService } from '@app/audiences';
+import { PassesModule } from '@app/passes';
 import { WalletAModule } from '@app/wallet-a';
 import { WalletBModule } from '@app/wallet-b';
 import { RetentionWorker } from '@app/core';
@@ -14,7 +15,7 @@ import { DeliveryService } from './delivery/delivery.service';
 import { NotificationDelivery } from './entities/notification-delivery.entity';
 import { NotificationShard } from './entities/notification-shard.entity';
 import { FINAL_STATUSES, Notification } from './entities/notification.entity';
-import { NotificationShardWorker } from './notification-shard.worker';
+import { NotificationShardWorker } from './channels/notification-shard.worker';
 import { NotificationStatsService } from './notification-stats.service';
 import { NotificationWorker } from './notification.worker';
 import { NotificationsController } from './notifications.controller';
@@ -25,6 +26,7 @@ import { NotificationsService } from './notifications.service';
     TypeOrmModule.forFeature([Notification, NotificationDelivery, NotificationShard]),
     AuthModule,
     PassesModule,
+    AudiencesModule,
     WalletAModule,
     WalletBModule,
   ],

@@ -11,7 +11,8 @@ import {
   stampUpdated,
   type Page,
 } from '@app/core';
-import { AudiencesService, Holder, PassesService, type Pass } from '@app/passes';
+import { AudiencesService } from '@app/audiences';
+import { Holder, PassesService, type Pass } from '@app/passes';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, Repository } from 'typeorm';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Pass } from './entities/pass.entity';
-import type { Holder } from './holders/holder.entity';
+import type { Holder } from './entities/holder.entity';
 
 /** Makes "Add to WalletB" links; provided by the WalletB integration when it is present. */
 export interface GoogleSaveLinkProvider {

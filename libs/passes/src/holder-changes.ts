@@ -4,7 +4,7 @@ import { DataSource, In, type EntityManager, type FindOptionsWhere } from 'typeo
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Pass, type PassMessage } from './entities/pass.entity';
-import { Holder } from './holders/holder.entity';
+import { Holder } from './entities/holder.entity';
 import { holderChangeTime } from './pass-content';
 
 /** Runs inside the transaction that changed what holders see of a pass (its version moved on). */

@@ -1,6 +1,6 @@
 import { ConflictError, InvalidInputError, isIsoDateTime } from '@app/core';
+import { flightOf, parseFlightNumber } from '@app/kinds';
 import { assertPassKind, assertPassTypeKept, assertPosterArtwork, slotLimit } from './pass-kinds';
-import { flightOf, parseFlightNumber } from './kinds/boarding-pass';
 
 const field = (key: string, value = 'x') => ({ key, value });
 const fields = (prefix: string, n: number) =>

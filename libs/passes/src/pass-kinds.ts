@@ -4,15 +4,45 @@ import {
   ISO_DATE_TIME_MESSAGE as ISO_MESSAGE,
   isIsoDateTime,
 } from '@app/core';
-import type { BackFieldDto, FieldDto } from './dto/pass-metadata.dto';
-import { barcodeProblem } from './kinds/barcode-formats';
-import { passTypeOf, type PassType } from './kinds/kind-names';
-import type { BlockName, BlockProblem, KindBlocks, KindUnit } from './kinds/kind-unit';
-import { KINDS, type KindMetadata } from './kinds/kinds';
+import {
+  barcodeProblem,
+  KINDS,
+  passTypeOf,
+  type BlockName,
+  type BlockProblem,
+  type KindBlocks,
+  type KindUnit,
+  type PassType,
+} from '@app/kinds';
+import type { BackFieldDto, FieldDto, PassMetadataDto } from './metadata/pass-metadata.dto';
 import { assertLocalizations } from './localizations';
 
 /** The face fields of a pass, in WalletA's order (also read by holders and audiences). */
-export { faceFieldsOf } from './kinds/field-roles';
+export { faceFieldsOf } from '@app/kinds';
+
+/**
+ * The pass metadata the rules of this file and the wallets' kind tables read, stored or a
+ * request's: the request's own shape, so a field a rule reads is the field the API takes, and
+ * every kind's block is in it.
+ */
+export type KindMetadata = Pick<
+  PassMetadataDto,
+  | 'passType'
+  | 'topField'
+  | 'headerFields'
+  | 'primaryFields'
+  | 'secondaryFields'
+  | 'auxiliaryFields'
+  | 'backFields'
+  | 'barcodeFormat'
+  | 'qrUrl'
+  | 'relevantDate'
+  | 'expirationDate'
+  | BlockName
+  | 'nfc'
+  | 'localizations'
+  | 'featuredActions'
+>;
 
 /** The face slots of a pass; `topField` is the first header field. */
 export type FaceSlot = 'headerFields' | 'primaryFields' | 'secondaryFields' | 'auxiliaryFields';

@@ -8,7 +8,7 @@ import {
 } from '@app/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import type { PassMetadataDto } from './dto/pass-metadata.dto';
+import type { PassMetadataDto } from './metadata/pass-metadata.dto';
 import type { Pass } from './entities/pass.entity';
 import { ShortLink } from './entities/short-link.entity';
 import { randomSlug } from './pass-content';

@@ -1,4 +1,5 @@
 import { APP_CONFIG, RateLimitModule, RetentionWorker, type AppConfig } from '@app/core';
+import { HoldersModule } from '@app/holders';
 import { LocationsModule } from '@app/locations';
 import { PassesModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
@@ -34,6 +35,7 @@ import { WALLET_A_PUSHER } from './updates/wallet-a-pusher';
   imports: [
     TypeOrmModule.forFeature([Registration, PushJob, DeviceFetch]),
     PassesModule,
+    HoldersModule,
     UploadsModule,
     LocationsModule,
     RateLimitModule,

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import bodyParser from 'body-parser';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
-import { toDomainError } from '../errors/all-exceptions.filter';
+import { toDomainError } from './all-exceptions.filter';
 import {
   DomainError,
   InvalidInputError,

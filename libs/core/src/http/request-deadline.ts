@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { RequestTimeoutError } from '../errors/domain-errors';
-import { errorBody } from '../errors/all-exceptions.filter';
+import { errorBody } from './all-exceptions.filter';
 import { ERROR_STATUS } from '../errors/error-codes';
 import { hasBody } from './request-body';
 import type { AppRequest } from './request-context';

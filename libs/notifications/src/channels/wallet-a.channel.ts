@@ -1,5 +1,6 @@
 import { betweenBatches, APP_CONFIG, withDatabaseTimeouts, type AppConfig } from '@app/core';
-import { AudiencesService, HolderChanges, type Pass } from '@app/passes';
+import { AudiencesService } from '@app/audiences';
+import { HolderChanges, type Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
@@ -8,7 +9,7 @@ import {
 } from '../entities/notification-delivery.entity';
 import type { Notification } from '../entities/notification.entity';
 import { NotificationShard } from '../entities/notification-shard.entity';
-import { NotificationShardWorker } from '../notification-shard.worker';
+import { NotificationShardWorker } from './notification-shard.worker';
 import { WalletAFanOut } from './wallet-a-fan-out';
 import type {
   ChannelResult,

@@ -1,5 +1,6 @@
 import type { AppConfig } from '@app/core';
-import type { AudiencesService, Pass } from '@app/passes';
+import type { AudiencesService } from '@app/audiences';
+import type { Pass } from '@app/passes';
 import type { KeepLease, WalletBSendResult, WalletBMessagesService } from '@app/wallet-b';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Notification } from '../entities/notification.entity';

@@ -1,5 +1,6 @@
 import { APP_CONFIG, LEASE_MARGIN_MS, LeaseTime, type AppConfig } from '@app/core';
-import { AudiencesService, type Pass } from '@app/passes';
+import { AudiencesService } from '@app/audiences';
+import { type Pass } from '@app/passes';
 import {
   LEASE_LOST_REASON,
   WalletBMessagesService,

@@ -7,7 +7,7 @@ import {
   ReadOnly,
   Required,
 } from '@app/core';
-import { AUDIENCE_PROPERTY } from '@app/passes';
+import { AUDIENCE_PROPERTY } from '@app/audiences';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {

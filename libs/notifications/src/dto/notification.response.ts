@@ -1,4 +1,4 @@
-import { AUDIENCE_EXAMPLE, type AudienceJson } from '@app/passes';
+import { AUDIENCE_EXAMPLE, type AudienceJson } from '@app/audiences';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { NotificationConfirmation } from '../delivery/delivery.service';
 import {

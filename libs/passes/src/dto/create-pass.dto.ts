@@ -7,7 +7,7 @@ import {
   PassMetadataDto,
   SLUG_PATTERN,
   UploadInfoDto,
-} from './pass-metadata.dto';
+} from '../metadata/pass-metadata.dto';
 
 export class AccountRefDto {
   @ApiProperty({ description: 'An account of this workspace (GET /v1/accounts)' })

@@ -5,8 +5,8 @@ import {
   EXAMPLE_FLIGHT,
   EXAMPLE_OFFER,
   EXAMPLE_SEMANTIC_FLIGHT,
-} from './kind-examples';
-import type { TransitDto } from './pass-kind.dto';
+} from '../metadata/kind-examples';
+import type { TransitDto } from '../metadata/pass-kind.dto';
 
 const brand = {
   organizationName: 'Brand Ltd',

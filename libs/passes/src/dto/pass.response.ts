@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Account } from '@app/auth';
 import { PASS_STATUSES, type Pass, type PassStatus } from '../entities/pass.entity';
-import { PassMetadataDto } from './pass-metadata.dto';
+import { PassMetadataDto } from '../metadata/pass-metadata.dto';
 
 export class UploadInfoResponse {
   @ApiProperty() fileName!: string;

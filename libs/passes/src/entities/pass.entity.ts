@@ -1,6 +1,6 @@
 import { WorkspaceOwnedEntity } from '@app/core';
 import { Column, Entity } from 'typeorm';
-import type { PassMetadataDto, UploadInfoDto } from '../dto/pass-metadata.dto';
+import type { PassMetadataDto, UploadInfoDto } from '../metadata/pass-metadata.dto';
 
 /** The notification a pass currently shows (see `walletAMessage`). */
 export interface PassMessage {

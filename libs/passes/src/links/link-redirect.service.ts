@@ -10,7 +10,7 @@ import {
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { SLUG_PATTERN } from '../dto/pass-metadata.dto';
+import { SLUG_PATTERN } from '../metadata/pass-metadata.dto';
 import { ShortLink } from '../entities/short-link.entity';
 import { LinkClick } from './link-click.entity';
 import { withUtmSource } from './utm';

@@ -1,6 +1,6 @@
 import { RATE_LIMIT_STORE, type RateLimitStore } from '@app/core';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { registrationSource } from '../passkit/registration-source';
+import { registrationSource } from '../registration-source';
 
 /**
  * How long after a device sent a serial number's token the `/log` lines from its address that

@@ -1,14 +1,12 @@
 import { APP_CONFIG, EntityRows, NotFoundError, type AppConfig } from '@app/core';
+import { HolderBundlesService, holderBundleUrls, type OpenedBundle } from '@app/holders';
+import { passKindOf } from '@app/kinds';
 import {
   fieldTexts,
   GoogleSaveLinks,
   Holder,
-  HolderBundlesService,
-  holderBundleUrls,
   Pass,
-  passKindOf,
   pickLanguage,
-  type OpenedBundle,
   type PassLocalization,
 } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';

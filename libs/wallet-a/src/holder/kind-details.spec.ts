@@ -1,8 +1,8 @@
-import { passKindOf, type KindMetadata } from '@app/passes';
+import { passKindOf, type KindSource } from '@app/kinds';
 import { kindDetails as detailsOf } from './kind-details';
 
 /** The page's section of a pass's kind, or of a holder's copy on its own day. */
-const kindDetails = ({ metadata, holderDate }: { metadata: KindMetadata; holderDate?: string }) =>
+const kindDetails = ({ metadata, holderDate }: { metadata: KindSource; holderDate?: string }) =>
   detailsOf(passKindOf(metadata, { relevantDate: holderDate }));
 
 const EVENT = {

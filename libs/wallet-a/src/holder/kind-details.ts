@@ -5,7 +5,7 @@ import {
   type PassKind,
   type PassKindOf,
   type PassType,
-} from '@app/passes';
+} from '@app/kinds';
 
 /**
  * What the holder page shows of a pass's kind, besides the card: a ticket's

@@ -1,4 +1,4 @@
-import { formatSpan, type KindFact, type PassKindOf, type UpcomingEventFacts } from '@app/passes';
+import { formatSpan, type KindFact, type PassKindOf, type UpcomingEventFacts } from '@app/kinds';
 import type { PassJsonField } from './pass-json-field';
 
 /** The slots a kind's fields go to; a face field whose slot the brand filled goes to the back. */

@@ -1,4 +1,5 @@
-import { passKindOf, type Pass } from '@app/passes';
+import { passKindOf } from '@app/kinds';
+import { type Pass } from '@app/passes';
 import { buildPassJson, type PassJsonContext } from './pass-json';
 import { appleStyleOf } from './pass-json-kinds';
 import { buildPassStrings } from './pass-strings';

@@ -1,4 +1,5 @@
-import { passImagesOf, passTypeOf, type Pass, type PassMetadataDto } from '@app/passes';
+import { passImagesOf, passTypeOf } from '@app/kinds';
+import { type Pass, type PassMetadataDto } from '@app/passes';
 import type { Template as PassJsTemplate } from '@walletpass/pass-js';
 import { makePng } from '../../../../test/support/png';
 import {

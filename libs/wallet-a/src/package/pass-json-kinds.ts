@@ -5,7 +5,7 @@ import type {
   PassType,
   RoleReader,
   TransitType,
-} from '@app/passes';
+} from '@app/kinds';
 import { couponFields, eventFields, tripFields, type KindFields } from './kind-fields';
 import { eventTags, semanticFlight, tripTags, type SemanticTags } from './semantic-tags';
 import { upcomingPassInformation } from './upcoming-events';

@@ -1,18 +1,15 @@
 import { displayTextDeep } from '@app/core';
+import { shownNfcMessage } from '@app/holders';
 import {
   barcodeFormatsFor,
   passImagesOf,
   type BarcodeFormat,
   passKindOf,
   roleReader,
-  shownNfcMessage,
-  type BackFieldDto,
-  type FeaturedActionDto,
-  type FieldDto,
-  type Pass,
   type PassengerName,
   type PassKind,
-} from '@app/passes';
+} from '@app/kinds';
+import { type BackFieldDto, type FeaturedActionDto, type FieldDto, type Pass } from '@app/passes';
 import { placeKindFields } from './kind-fields';
 import { PK_DATE_STYLES, type PassJsonField } from './pass-json-field';
 import { passJsonKind } from './pass-json-kinds';

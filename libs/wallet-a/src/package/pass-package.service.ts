@@ -1,6 +1,7 @@
 import { APP_CONFIG, BoundedMap, ConflictError, LoadOnceCache, type AppConfig } from '@app/core';
 import { LocationsService } from '@app/locations';
-import { passImagesOf, passTypeOf, shownMessage, type Holder, type Pass } from '@app/passes';
+import { passImagesOf, passTypeOf } from '@app/kinds';
+import { shownMessage, type Holder, type Pass } from '@app/passes';
 import { PASS_IMAGES_MAX_BYTES, UploadsService } from '@app/uploads';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';

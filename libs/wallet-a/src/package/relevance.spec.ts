@@ -1,4 +1,5 @@
-import { passKindOf, type PassMetadataDto } from '@app/passes';
+import { passKindOf } from '@app/kinds';
+import { type PassMetadataDto } from '@app/passes';
 import { WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
 import { relevance as relevanceOf } from './relevance';
 

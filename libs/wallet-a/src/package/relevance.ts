@@ -1,4 +1,4 @@
-import type { EventRelevance, KindSchedule } from '@app/passes';
+import type { EventRelevance, KindSchedule } from '@app/kinds';
 
 /**
  * One entry of pass.json's `relevantDates` (iOS 18): an interval, or a date from which Wallet

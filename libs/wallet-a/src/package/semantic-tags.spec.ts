@@ -1,10 +1,5 @@
-import {
-  passKindOf,
-  roleReader,
-  type PassengerName,
-  type PassMetadataDto,
-  type TransitDto,
-} from '@app/passes';
+import { passKindOf, roleReader, type PassengerName } from '@app/kinds';
+import { type PassMetadataDto, type TransitDto } from '@app/passes';
 import { WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
 import { passJsonKind } from './pass-json-kinds';
 

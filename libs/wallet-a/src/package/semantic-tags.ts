@@ -5,7 +5,7 @@ import {
   type PassengerName,
   type PassKindOf,
   type RoleReader,
-} from '@app/passes';
+} from '@app/kinds';
 
 /**
  * pass.json's `semantics`: machine-readable facts Wallet and the system read (Siri suggestions,

@@ -1,4 +1,5 @@
-import { passKindOf, type Pass, type PassMetadataDto } from '@app/passes';
+import { passKindOf } from '@app/kinds';
+import { type Pass, type PassMetadataDto } from '@app/passes';
 import { dirname, join } from 'node:path';
 import { WALLET_A_KINDS } from '../../../../test/support/wallet-a-kinds';
 import { buildPassJson, type PassJsonContext } from './pass-json';

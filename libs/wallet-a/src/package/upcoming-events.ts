@@ -1,4 +1,4 @@
-import type { PassKindOf, UpcomingEventFacts } from '@app/passes';
+import type { PassKindOf, UpcomingEventFacts } from '@app/kinds';
 import type { PassJsonField } from './pass-json-field';
 
 /**

@@ -7,8 +7,8 @@ import { FetchConfirmations } from '../delivery/fetch-confirmations';
 import { AuthenticatedDevices } from '../device-logs/authenticated-devices';
 import { PassPackageService, type PassPackage } from '../package/pass-package.service';
 import { PassTokenService } from '../signing/pass-token.service';
+import { registrationSource } from '../registration-source';
 import { SerialOwners } from '../signing/serial-owners';
-import { registrationSource } from './registration-source';
 import { RegistrationsService } from './registrations.service';
 
 const APPLE_PASS_SCHEME = /^ApplePass\s+(\S+)$/;

@@ -1,4 +1,5 @@
-import { passTypeOf, type KindMetadata, type PassType } from '@app/passes';
+import { passTypeOf, type PassType } from '@app/kinds';
+import { type KindMetadata } from '@app/passes';
 import type { ClassType, WalletObject } from './wallet-objects.types';
 
 /** Google's REST collections of a class type, and the save-link payload key of its objects. */

@@ -7,15 +7,13 @@ import {
   passengerText,
   roleReader,
   wallClockIn,
-  type Holder,
   type KindFact,
-  type Pass,
   type PassKind,
-  type PassMetadataDto,
   type RedemptionChannel,
   type TransitType,
   type UpcomingEventFacts,
-} from '@app/passes';
+} from '@app/kinds';
+import { type Holder, type Pass, type PassMetadataDto } from '@app/passes';
 import { localized, translated, translationsOf, walletImage } from './resource-values';
 import type {
   ClassType,

@@ -1,15 +1,7 @@
 import { displayTextDeep } from '@app/core';
-import {
-  barcodeFormatsFor,
-  fieldTexts,
-  isGs1Number,
-  passKindOf,
-  shownNfcMessage,
-  type BarcodeFormat,
-  type FieldDto,
-  type Holder,
-  type Pass,
-} from '@app/passes';
+import { shownNfcMessage } from '@app/holders';
+import { barcodeFormatsFor, isGs1Number, passKindOf, type BarcodeFormat } from '@app/kinds';
+import { fieldTexts, type FieldDto, type Holder, type Pass } from '@app/passes';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   kindClass,

@@ -1,4 +1,5 @@
-import { faceFieldsOf, type FieldDto, type Pass, type PassLocalization } from '@app/passes';
+import { faceFieldsOf } from '@app/kinds';
+import { type FieldDto, type Pass, type PassLocalization } from '@app/passes';
 import type { LocalizedString, TranslatedString, WalletImage } from './wallet-objects.types';
 
 /** The language of the texts we send (the pass's own; translations are another matter). */

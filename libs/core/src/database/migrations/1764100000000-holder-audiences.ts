@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
-import { targetingValue } from '../targeting-value';
 import { dialectOfType } from '../dialect';
 import {
   auditedColumns,
@@ -12,6 +11,27 @@ import {
 
 /** Holders indexed per statement while existing field values are copied into `holder_value`. */
 const BACKFILL_CHUNK = 500;
+
+/** A decimal number written as text, as holder writes read it when this migration was made. */
+const DECIMAL_TEXT = /^-?\d{1,30}(?:\.\d{1,30})?$/;
+
+/**
+ * How a face field value (always text) is kept in `holder_value`: the rule every holder write
+ * applies (`@app/holders`' `targetingValue`), copied here because a migration must write what
+ * it wrote when it was made, whatever that rule becomes, and core imports no higher library.
+ */
+function targetingValue(
+  text: string,
+): { valueType: 's'; textValue: string; numberValue: number | null } | null {
+  if (text === '') return null;
+  const trimmed = text.trim();
+  const number = DECIMAL_TEXT.test(trimmed) ? Number(trimmed) : null;
+  return {
+    valueType: 's',
+    textValue: text,
+    numberValue: number !== null && Number.isFinite(number) ? number : null,
+  };
+}
 
 /**
  * Audiences.

@@ -1,0 +1,12 @@
+export * from './barcode-formats';
+export * from './boarding-pass';
+export * from './coupon';
+export { MAX_UPCOMING_EVENTS } from './event-ticket';
+export * from './field-roles';
+export * from './kind-images';
+export * from './kind-names';
+export * from './kind-unit';
+export * from './kinds';
+export { nextEvent } from './schedule';
+export * from './time-zones';
+export * from './wall-clock';
