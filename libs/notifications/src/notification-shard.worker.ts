@@ -5,6 +5,7 @@ import { DataSource, IsNull, LessThan, type FindOptionsWhere } from 'typeorm';
 import { WalletAFanOut } from './channels/wallet-a-fan-out';
 import { NotificationShard } from './entities/notification-shard.entity';
 import { Notification } from './entities/notification.entity';
+import { recipientsOf } from './notification-target';
 
 const SHARDS_PER_TICK = 10;
 
@@ -116,12 +117,17 @@ export class NotificationShardWorker extends LeasedWorker<NotificationShard> {
     const attempt = await this.attemptJob(
       shard,
       async () => {
-        pushed = await this.fanOut.push(notification, shard, async (cursor) => {
-          const held = await this.lease.checkpoint(shard.id, { fanoutCursor: cursor });
-          // The notification's lease too, for its worker: a shard may take longer than a lease.
-          await afterBatch?.();
-          return held;
-        });
+        pushed = await this.fanOut.push(
+          notification,
+          recipientsOf(notification),
+          shard,
+          async (cursor) => {
+            const held = await this.lease.checkpoint(shard.id, { fanoutCursor: cursor });
+            // The notification's lease too, for its worker: a shard may take longer than a lease.
+            await afterBatch?.();
+            return held;
+          },
+        );
       },
       async (_shard, reason) => {
         this.logger.error(

@@ -2,6 +2,7 @@ import { InvalidInputError } from '@app/core';
 import {
   EVERYONE,
   nextTarget,
+  recipientsOf,
   targetsAudience,
   type NotificationTarget,
 } from './notification-target';
@@ -66,5 +67,16 @@ describe('targetsAudience', () => {
     expect(targetsAudience({ ...EVERYONE, holderIds: HOLDERS })).toBe(false);
     expect(targetsAudience({ ...EVERYONE, audience: AUDIENCE })).toBe(true);
     expect(targetsAudience({ ...EVERYONE, segmentId: SEGMENT })).toBe(true);
+  });
+});
+
+describe('recipientsOf', () => {
+  it('is the snapshot for chosen holders, an audience or a segment, else the whole pass', () => {
+    const id = '019a2b3c-7777-7f60-8a1b-2c3d4e5f6a7b';
+    const snapshot = { kind: 'snapshot', notificationId: id };
+    expect(recipientsOf({ ...EVERYONE, id })).toEqual({ kind: 'pass' });
+    expect(recipientsOf({ ...EVERYONE, id, holderIds: HOLDERS })).toEqual(snapshot);
+    expect(recipientsOf({ ...EVERYONE, id, audience: AUDIENCE })).toEqual(snapshot);
+    expect(recipientsOf({ ...EVERYONE, id, segmentId: SEGMENT })).toEqual(snapshot);
   });
 });
