@@ -1,5 +1,9 @@
+import { newId } from '@app/core';
 import {
+  Notification,
   NOTIFICATION_CHANNELS,
+  NotificationShard,
+  NotificationShardWorker,
   NotificationWorker,
   type NotificationChannel,
 } from '@app/notifications';
@@ -679,6 +683,90 @@ describe(`Audience notifications, the worker run by the test (${TEST_DB})`, () =
     ).toMatchObject({
       holderIds: chosen,
       audience: null,
+      audienceSize: null,
+      publishedTime: expect.any(String),
+    });
+  });
+
+  it('leaves a shard an older worker cut for chosen holders open until they are written down', async () => {
+    const { testApp, owner } = walletA;
+    const http = () => request(testApp.server);
+    const dataSource = testApp.app.get(DataSource);
+    const { pass } = await publishedPassWithDevices(owner, 0, { passMetadata: metadata });
+    const created = await http()
+      .post(`/v1/wallet-pass/${pass.id}/holders`)
+      .set(owner.auth)
+      .send({ externalId: 'older-cut' })
+      .expect(201);
+    const holderId = (created.body as { id: string }).id;
+    const { id } = (
+      await http()
+        .post('/v1/wallet-pass/notifications')
+        .set(owner.auth)
+        .send({
+          passSerialNumber: pass.id,
+          notificationName: 'Cut before snapshots',
+          notificationMessage: 'Hi',
+          holderIds: [holderId],
+        })
+        .expect(201)
+    ).body as { id: string };
+    // As an older worker left it: prepared and cut into one shard, its chosen holders not
+    // written down, its lease run out.
+    const notifications = dataSource.getRepository(Notification);
+    const { workspaceId } = await notifications.findOneByOrFail({ id });
+    const now = new Date();
+    await notifications.update(id, {
+      status: 'Processing',
+      preparedVersion: 1,
+      sentTime: now,
+      shardCount: 1,
+      leaseUntil: null,
+      leasedBy: null,
+    });
+    const shards = dataSource.getRepository(NotificationShard);
+    await shards.insert({
+      id: newId(),
+      workspaceId,
+      notificationId: id,
+      position: 0,
+      afterId: null,
+      upToId: null,
+      fanoutCursor: null,
+      state: 'open',
+      leaseUntil: null,
+      leasedBy: null,
+      attempts: 0,
+      createdTime: now,
+      updatedTime: now,
+      createdBy: null,
+      updatedBy: null,
+    });
+    const members = async () =>
+      (
+        await dataSource.query<{ holder_id: string }[]>(
+          'SELECT holder_id FROM audience_member WHERE snapshot_id = ?',
+          [id],
+        )
+      ).map((row) => row.holder_id);
+
+    // Another process's shard worker claims it first: it pushes nothing while whom it reaches is
+    // unknown, and leaves it open.
+    await testApp.app.get(NotificationShardWorker).tick();
+    const claimed = await shards.findOneByOrFail({ notificationId: id });
+    expect(claimed).toMatchObject({ state: 'open', fanoutCursor: null });
+    expect(claimed.leasedBy).not.toBeNull();
+    expect(await members()).toEqual([]);
+
+    // Its lease runs out; the notification's worker writes the holders down, then pushes it.
+    await shards.update(claimed.id, { leaseUntil: null, leasedBy: null });
+    await testApp.app.get(NotificationWorker).tick();
+    expect(await members()).toEqual([holderId]);
+    expect(await shards.findOneByOrFail({ notificationId: id })).toMatchObject({ state: 'done' });
+    expect(
+      (await http().get(`/v1/wallet-pass/notifications/${id}`).set(owner.auth).expect(200)).body,
+    ).toMatchObject({
+      holderIds: [holderId],
       audienceSize: null,
       publishedTime: expect.any(String),
     });

@@ -3,6 +3,7 @@ import {
   EVERYONE,
   nextTarget,
   recipientsOf,
+  snapshotTaken,
   targetsAudience,
   type NotificationTarget,
 } from './notification-target';
@@ -78,5 +79,21 @@ describe('recipientsOf', () => {
     expect(recipientsOf({ ...EVERYONE, id, holderIds: HOLDERS })).toEqual(snapshot);
     expect(recipientsOf({ ...EVERYONE, id, audience: AUDIENCE })).toEqual(snapshot);
     expect(recipientsOf({ ...EVERYONE, id, segmentId: SEGMENT })).toEqual(snapshot);
+  });
+});
+
+describe('snapshotTaken', () => {
+  const unwritten = { audienceSize: null, snapshotCursor: null };
+
+  it('is true for the whole pass, for an audience once it has a size, for chosen holders once the cursor is the last of them', () => {
+    expect(snapshotTaken({ ...EVERYONE, ...unwritten })).toBe(true);
+    expect(snapshotTaken({ ...EVERYONE, ...unwritten, segmentId: SEGMENT })).toBe(false);
+    expect(
+      snapshotTaken({ ...EVERYONE, audience: AUDIENCE, audienceSize: 0, snapshotCursor: null }),
+    ).toBe(true);
+    const chosen = ['c', 'a', 'b', 'a'];
+    const at = (snapshotCursor: string | null) =>
+      snapshotTaken({ ...EVERYONE, holderIds: chosen, audienceSize: null, snapshotCursor });
+    expect([at(null), at('a'), at('b'), at('c')]).toEqual([false, false, false, true]);
   });
 });

@@ -44,6 +44,29 @@ export function targetsAudience(notification: NotificationTarget): boolean {
 }
 
 /**
+ * Whether the holders a notification reaches are written down (always, when it reaches the whole
+ * pass): an audience's once `audienceSize` is set, chosen holders' once `snapshotCursor` is the
+ * last of their ids in order (the worker writes them in that order).
+ */
+export function snapshotTaken(
+  notification: NotificationTarget & Pick<Notification, 'audienceSize' | 'snapshotCursor'>,
+): boolean {
+  if (notification.holderIds !== null) {
+    return notification.snapshotCursor === lastChosen(notification.holderIds);
+  }
+  return !targetsAudience(notification) || notification.audienceSize !== null;
+}
+
+/** The chosen holder ids without repeats, in the order their snapshot is written. */
+export function chosenInOrder(holderIds: readonly string[]): string[] {
+  return [...new Set(holderIds)].sort();
+}
+
+function lastChosen(holderIds: readonly string[]): string | null {
+  return chosenInOrder(holderIds).at(-1) ?? null;
+}
+
+/**
  * Whom a channel delivers a notification to: the whole pass (its shared pass and every holder),
  * or the holders written into `audience_member` under the notification's id. Channels tell only
  * these two apart, so a wallet platform knows nothing of how holders were chosen.

@@ -28,7 +28,7 @@ import {
   type JsonObject,
   type NotificationStatus,
 } from './entities/notification.entity';
-import { recipientsOf, targetsAudience, type Recipients } from './notification-target';
+import { chosenInOrder, recipientsOf, snapshotTaken, type Recipients } from './notification-target';
 
 const NOTIFICATIONS_PER_TICK = 10;
 
@@ -134,31 +134,28 @@ export class NotificationWorker extends LeasedWorker<Notification> {
    * when the notification is not to be delivered by this worker now (see {@link evaluateAudience}).
    */
   private writeDownHolders(notification: Notification, pass: Pass): Promise<boolean> {
-    if (notification.holderIds !== null) {
-      return this.snapshotChosen(notification, pass, notification.holderIds);
-    }
-    if (targetsAudience(notification) && notification.audienceSize === null) {
-      return this.evaluateAudience(notification, pass);
-    }
-    return Promise.resolve(true);
+    if (snapshotTaken(notification)) return Promise.resolve(true);
+    return notification.holderIds !== null
+      ? this.snapshotChosen(notification, pass, notification.holderIds)
+      : this.evaluateAudience(notification, pass);
   }
 
   /**
    * Writes the chosen holders (those of the pass among them, whatever their status, as an
    * audience's snapshot holds whoever it matched) into `audience_member` under the
    * notification's id, the same way as an audience's ({@link snapshotInBatches}): in batches of
-   * the ids in order, the checkpoint (`snapshotCursor`) the last id of the batch. The snapshot is
-   * taken once the cursor is the last chosen id; `audienceSize` stays null, as the API shows it
-   * for an audience or a segment only.
+   * the ids in order, the checkpoint (`snapshotCursor`) the last id of the batch, until it is the
+   * last chosen id ({@link snapshotTaken}); `audienceSize` stays null, as the API shows it for
+   * an audience or a segment only.
    */
   private async snapshotChosen(
     notification: Notification,
     pass: Pass,
     holderIds: readonly string[],
   ): Promise<boolean> {
-    const chosen = [...new Set(holderIds)].sort();
+    const chosen = chosenInOrder(holderIds);
     const final = chosen.at(-1);
-    if (final === undefined || notification.snapshotCursor === final) return true;
+    if (final === undefined) return true;
     const { snapshotBatchSize } = this.config.worker;
     return this.snapshotInBatches(notification, async (manager) => {
       const cursor = notification.snapshotCursor;
