@@ -1,4 +1,12 @@
-import { NotificationWorker } from '@app/notifications';
+import { newId } from '@app/core';
+import {
+  Notification,
+  NOTIFICATION_CHANNELS,
+  NotificationShard,
+  NotificationShardWorker,
+  NotificationWorker,
+  type NotificationChannel,
+} from '@app/notifications';
 import { AudiencesService } from '@app/audiences';
 import { GOOGLE_SAVE_URL_PREFIX } from '@app/wallet-b';
 import request from 'supertest';
@@ -578,6 +586,190 @@ describe(`Audience notifications, the worker run by the test (${TEST_DB})`, () =
     expect(
       (await http().get(`/v1/wallet-pass/notifications/${id}`).set(owner.auth).expect(200)).body,
     ).toMatchObject({ audienceSize: 5, audience: { tag: 'gold' } });
+  });
+
+  it('writes chosen holders down in the same checkpointed batches, before any channel runs, which gets the snapshot', async () => {
+    const { testApp, owner } = walletA;
+    const http = () => request(testApp.server);
+    const dataSource = testApp.app.get(DataSource);
+    const { pass } = await publishedPassWithDevices(owner, 0, { passMetadata: metadata });
+    const holderIds: string[] = [];
+    for (let index = 0; index < 5; index++) {
+      const created = await http()
+        .post(`/v1/wallet-pass/${pass.id}/holders`)
+        .set(owner.auth)
+        .send({ externalId: `chosen-${index}` })
+        .expect(201);
+      holderIds.push((created.body as { id: string }).id);
+    }
+    const chosen = [holderIds[4], holderIds[0], holderIds[2]];
+    const { id } = (
+      await http()
+        .post('/v1/wallet-pass/notifications')
+        .set(owner.auth)
+        .send({
+          passSerialNumber: pass.id,
+          notificationName: 'Chosen',
+          notificationMessage: 'Hi',
+          holderIds: chosen,
+        })
+        .expect(201)
+    ).body as { id: string };
+    const members = async () =>
+      (
+        await dataSource.query<{ holder_id: string }[]>(
+          'SELECT holder_id FROM audience_member WHERE snapshot_id = ? ORDER BY holder_id',
+          [id],
+        )
+      ).map((row) => row.holder_id);
+    const inOrder = [...chosen].sort();
+
+    // The second batch is taken over by another worker: it rolls back, the first stays.
+    const audiences = testApp.app.get(AudiencesService);
+    const snapshotIds = audiences.snapshotIds.bind(audiences);
+    const batches: string[][] = [];
+    const spy = jest
+      .spyOn(audiences, 'snapshotIds')
+      .mockImplementation(async (manager, snapshotId, batchPass, ids) => {
+        batches.push([...ids]);
+        const size = await snapshotIds(manager, snapshotId, batchPass, ids);
+        if (batches.length === 2) {
+          await manager.query("UPDATE notification SET leased_by = 'another-worker' WHERE id = ?", [
+            snapshotId,
+          ]);
+        }
+        return size;
+      });
+    // What each channel was given, and the snapshot as it was then.
+    const seen: { platform: string; recipients: unknown; members: string[] }[] = [];
+    const channelSpies = testApp.app
+      .get<readonly NotificationChannel[]>(NOTIFICATION_CHANNELS)
+      .map((channel) => {
+        const deliver = channel.deliver.bind(channel);
+        return jest
+          .spyOn(channel, 'deliver')
+          .mockImplementation(async (notification, channelPass, recipients, checkpoint) => {
+            seen.push({ platform: channel.platform, recipients, members: await members() });
+            return deliver(notification, channelPass, recipients, checkpoint);
+          });
+      });
+    const worker = testApp.app.get(NotificationWorker);
+    try {
+      await worker.tick();
+      expect(batches).toEqual([inOrder.slice(0, 2), inOrder.slice(2)]);
+      expect(await members()).toEqual(inOrder.slice(0, 2));
+      expect(seen).toEqual([]);
+
+      // Its lease runs out; the next attempt goes on after the first batch, never before it.
+      await dataSource.query(
+        'UPDATE notification SET lease_until = NULL, leased_by = NULL WHERE id = ?',
+        [id],
+      );
+      batches.length = 0;
+      await worker.tick();
+      expect(batches).toEqual([inOrder.slice(2)]);
+    } finally {
+      spy.mockRestore();
+      for (const channelSpy of channelSpies) channelSpy.mockRestore();
+    }
+    const snapshot = { kind: 'snapshot', notificationId: id };
+    expect(seen).toEqual([
+      { platform: 'apple', recipients: snapshot, members: inOrder },
+      { platform: 'google', recipients: snapshot, members: inOrder },
+    ]);
+    expect(await members()).toEqual(inOrder);
+    expect(
+      (await http().get(`/v1/wallet-pass/notifications/${id}`).set(owner.auth).expect(200)).body,
+    ).toMatchObject({
+      holderIds: chosen,
+      audience: null,
+      audienceSize: null,
+      publishedTime: expect.any(String),
+    });
+  });
+
+  it('leaves a shard an older worker cut for chosen holders open until they are written down', async () => {
+    const { testApp, owner } = walletA;
+    const http = () => request(testApp.server);
+    const dataSource = testApp.app.get(DataSource);
+    const { pass } = await publishedPassWithDevices(owner, 0, { passMetadata: metadata });
+    const created = await http()
+      .post(`/v1/wallet-pass/${pass.id}/holders`)
+      .set(owner.auth)
+      .send({ externalId: 'older-cut' })
+      .expect(201);
+    const holderId = (created.body as { id: string }).id;
+    const { id } = (
+      await http()
+        .post('/v1/wallet-pass/notifications')
+        .set(owner.auth)
+        .send({
+          passSerialNumber: pass.id,
+          notificationName: 'Cut before snapshots',
+          notificationMessage: 'Hi',
+          holderIds: [holderId],
+        })
+        .expect(201)
+    ).body as { id: string };
+    // As an older worker left it: prepared and cut into one shard, its chosen holders not
+    // written down, its lease run out.
+    const notifications = dataSource.getRepository(Notification);
+    const { workspaceId } = await notifications.findOneByOrFail({ id });
+    const now = new Date();
+    await notifications.update(id, {
+      status: 'Processing',
+      preparedVersion: 1,
+      sentTime: now,
+      shardCount: 1,
+      leaseUntil: null,
+      leasedBy: null,
+    });
+    const shards = dataSource.getRepository(NotificationShard);
+    await shards.insert({
+      id: newId(),
+      workspaceId,
+      notificationId: id,
+      position: 0,
+      afterId: null,
+      upToId: null,
+      fanoutCursor: null,
+      state: 'open',
+      leaseUntil: null,
+      leasedBy: null,
+      attempts: 0,
+      createdTime: now,
+      updatedTime: now,
+      createdBy: null,
+      updatedBy: null,
+    });
+    const members = async () =>
+      (
+        await dataSource.query<{ holder_id: string }[]>(
+          'SELECT holder_id FROM audience_member WHERE snapshot_id = ?',
+          [id],
+        )
+      ).map((row) => row.holder_id);
+
+    // Another process's shard worker claims it first: it pushes nothing while whom it reaches is
+    // unknown, and leaves it open.
+    await testApp.app.get(NotificationShardWorker).tick();
+    const claimed = await shards.findOneByOrFail({ notificationId: id });
+    expect(claimed).toMatchObject({ state: 'open', fanoutCursor: null });
+    expect(claimed.leasedBy).not.toBeNull();
+    expect(await members()).toEqual([]);
+
+    // Its lease runs out; the notification's worker writes the holders down, then pushes it.
+    await shards.update(claimed.id, { leaseUntil: null, leasedBy: null });
+    await testApp.app.get(NotificationWorker).tick();
+    expect(await members()).toEqual([holderId]);
+    expect(await shards.findOneByOrFail({ notificationId: id })).toMatchObject({ state: 'done' });
+    expect(
+      (await http().get(`/v1/wallet-pass/notifications/${id}`).set(owner.auth).expect(200)).body,
+    ).toMatchObject({
+      holderIds: [holderId],
+      audienceSize: null,
+      publishedTime: expect.any(String),
+    });
   });
 
   it('a worker that loses its lease commits neither the snapshot nor audienceSize; the next takes the only one', async () => {

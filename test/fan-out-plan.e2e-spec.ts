@@ -74,7 +74,8 @@ interface PlanRow {
       let ranges;
       try {
         ranges = await fanOut.ranges(
-          { id: newId(), passId, holderIds: null, audienceSize: null, attempts: 1 },
+          { id: newId(), passId, attempts: 1 },
+          { kind: 'pass' },
           null,
           SHARD,
         );
@@ -159,13 +160,8 @@ interface PlanRow {
       try {
         // The snapshot's id is the notification's: here the pass id stands in for it.
         ranges = await fanOut.ranges(
-          {
-            id: audiencePassId,
-            passId: audiencePassId,
-            holderIds: null,
-            audienceSize: REGISTRATIONS / 3,
-            attempts: 1,
-          },
+          { id: audiencePassId, passId: audiencePassId, attempts: 1 },
+          { kind: 'snapshot', notificationId: audiencePassId },
           null,
           SHARD / 5,
         );

@@ -50,6 +50,7 @@ export * from './http/json-shape';
 export * from './http/body-limits';
 export * from './http/request-body';
 export * from './worker/between-batches';
+export * from './worker/checkpointed-batches';
 export * from './worker/worker-scheduler';
 export * from './worker/lease';
 export * from './worker/backoff';

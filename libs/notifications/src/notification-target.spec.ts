@@ -2,6 +2,8 @@ import { InvalidInputError } from '@app/core';
 import {
   EVERYONE,
   nextTarget,
+  recipientsOf,
+  snapshotTaken,
   targetsAudience,
   type NotificationTarget,
 } from './notification-target';
@@ -66,5 +68,32 @@ describe('targetsAudience', () => {
     expect(targetsAudience({ ...EVERYONE, holderIds: HOLDERS })).toBe(false);
     expect(targetsAudience({ ...EVERYONE, audience: AUDIENCE })).toBe(true);
     expect(targetsAudience({ ...EVERYONE, segmentId: SEGMENT })).toBe(true);
+  });
+});
+
+describe('recipientsOf', () => {
+  it('is the snapshot for chosen holders, an audience or a segment, else the whole pass', () => {
+    const id = '019a2b3c-7777-7f60-8a1b-2c3d4e5f6a7b';
+    const snapshot = { kind: 'snapshot', notificationId: id };
+    expect(recipientsOf({ ...EVERYONE, id })).toEqual({ kind: 'pass' });
+    expect(recipientsOf({ ...EVERYONE, id, holderIds: HOLDERS })).toEqual(snapshot);
+    expect(recipientsOf({ ...EVERYONE, id, audience: AUDIENCE })).toEqual(snapshot);
+    expect(recipientsOf({ ...EVERYONE, id, segmentId: SEGMENT })).toEqual(snapshot);
+  });
+});
+
+describe('snapshotTaken', () => {
+  const unwritten = { audienceSize: null, snapshotCursor: null };
+
+  it('is true for the whole pass, for an audience once it has a size, for chosen holders once the cursor is the last of them', () => {
+    expect(snapshotTaken({ ...EVERYONE, ...unwritten })).toBe(true);
+    expect(snapshotTaken({ ...EVERYONE, ...unwritten, segmentId: SEGMENT })).toBe(false);
+    expect(
+      snapshotTaken({ ...EVERYONE, audience: AUDIENCE, audienceSize: 0, snapshotCursor: null }),
+    ).toBe(true);
+    const chosen = ['c', 'a', 'b', 'a'];
+    const at = (snapshotCursor: string | null) =>
+      snapshotTaken({ ...EVERYONE, holderIds: chosen, audienceSize: null, snapshotCursor });
+    expect([at(null), at('a'), at('b'), at('c')]).toEqual([false, false, false, true]);
   });
 });

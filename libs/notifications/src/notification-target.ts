@@ -38,10 +38,50 @@ export function nextTarget(
   };
 }
 
-/**
- * Whether the notification reaches the holders of an audience (given, or a segment's), whose
- * snapshot it is delivered to once `audienceSize` is set.
- */
+/** Whether the notification reaches the holders of an audience (given, or a segment's). */
 export function targetsAudience(notification: NotificationTarget): boolean {
   return notification.audience !== null || notification.segmentId !== null;
+}
+
+/**
+ * Whether the holders a notification reaches are written down (always, when it reaches the whole
+ * pass): an audience's once `audienceSize` is set, chosen holders' once `snapshotCursor` is the
+ * last of their ids in order (the worker writes them in that order).
+ */
+export function snapshotTaken(
+  notification: NotificationTarget & Pick<Notification, 'audienceSize' | 'snapshotCursor'>,
+): boolean {
+  if (notification.holderIds !== null) {
+    return notification.snapshotCursor === lastChosen(notification.holderIds);
+  }
+  return !targetsAudience(notification) || notification.audienceSize !== null;
+}
+
+/** The chosen holder ids without repeats, in the order their snapshot is written. */
+export function chosenInOrder(holderIds: readonly string[]): string[] {
+  return [...new Set(holderIds)].sort();
+}
+
+function lastChosen(holderIds: readonly string[]): string | null {
+  return chosenInOrder(holderIds).at(-1) ?? null;
+}
+
+/**
+ * Whom a channel delivers a notification to: the whole pass (its shared pass and every holder),
+ * or the holders written into `audience_member` under the notification's id. Channels tell only
+ * these two apart, so a wallet platform knows nothing of how holders were chosen.
+ */
+export type Recipients = { kind: 'pass' } | { kind: 'snapshot'; notificationId: string };
+
+/**
+ * The one place where a notification's target becomes its recipients: chosen holders, an audience
+ * and a segment all become the snapshot the notification worker writes before any channel runs
+ * (`NotificationWorker`); no target is the whole pass.
+ */
+export function recipientsOf(
+  notification: NotificationTarget & Pick<Notification, 'id'>,
+): Recipients {
+  return notification.holderIds !== null || targetsAudience(notification)
+    ? { kind: 'snapshot', notificationId: notification.id }
+    : { kind: 'pass' };
 }

@@ -1,12 +1,12 @@
 import {
-  betweenBatches,
   APP_CONFIG,
+  checkpointedBatches,
+  CheckpointRefused,
   InvalidInputError,
   LeasedWorker,
   NotFoundError,
   ServiceEvents,
   sqlDialect,
-  withDatabaseTimeouts,
   WorkerScheduler,
   type AppConfig,
 } from '@app/core';
@@ -29,7 +29,7 @@ import {
   type JsonObject,
   type NotificationStatus,
 } from './entities/notification.entity';
-import { targetsAudience } from './notification-target';
+import { chosenInOrder, recipientsOf, snapshotTaken, type Recipients } from './notification-target';
 
 const NOTIFICATIONS_PER_TICK = 10;
 
@@ -39,15 +39,14 @@ const PLATFORM_NAMES = { apple: 'WalletA', google: 'WalletB' } as const;
 /** A platform no channel delivered to (none configured for it). */
 const NOT_SENT: ChannelResult = { outcome: 'failed', sent: 0, reason: null };
 
-class LeaseLost extends Error {}
-
 /**
  * Delivers notifications. Any number of workers share one database: a notification is
  * claimed by compare-and-set under a lease, and each phase is idempotent and checkpointed, so
  * a worker that dies is replaced when its lease runs out and nothing is lost or sent twice
  * (beyond the pushes it had in flight):
- * a notification to an audience or a segment first has its holders written down, once
- * ({@link evaluateAudience}); then
+ * a notification to chosen holders, an audience or a segment first has its holders written
+ * down, once ({@link snapshotChosen}, {@link evaluateAudience}), and each channel is given
+ * that snapshot as its recipients ({@link recipientsOf}), or the whole pass; then
  * each platform's channel ({@link NOTIFICATION_CHANNELS}: WalletA, then WalletB) delivers in
  * turn, resuming from its own checkpoints (WalletA moves the status through Initializing,
  * Processing and Finalizing), and the outcome of each platform gives the final status.
@@ -127,14 +126,47 @@ export class NotificationWorker extends LeasedWorker<Notification> {
       );
       return;
     }
-    if (
-      targetsAudience(notification) &&
-      notification.audienceSize === null &&
-      !(await this.evaluateAudience(notification, pass))
-    ) {
-      return;
-    }
-    await this.deliverThroughChannels(notification, pass);
+    if (!(await this.writeDownHolders(notification, pass))) return;
+    await this.deliverThroughChannels(notification, pass, recipientsOf(notification));
+  }
+
+  /**
+   * Writes down the holders a targeted notification reaches, unless it is done already; false
+   * when the notification is not to be delivered by this worker now (see {@link evaluateAudience}).
+   */
+  private writeDownHolders(notification: Notification, pass: Pass): Promise<boolean> {
+    if (snapshotTaken(notification)) return Promise.resolve(true);
+    return notification.holderIds !== null
+      ? this.snapshotChosen(notification, pass, notification.holderIds)
+      : this.evaluateAudience(notification, pass);
+  }
+
+  /**
+   * Writes the chosen holders (those of the pass among them, whatever their status, as an
+   * audience's snapshot holds whoever it matched) into `audience_member` under the
+   * notification's id, the same way as an audience's ({@link snapshotInBatches}): in batches of
+   * the ids in order, the checkpoint (`snapshotCursor`) the last id of the batch, until it is the
+   * last chosen id ({@link snapshotTaken}); `audienceSize` stays null, as the API shows it for
+   * an audience or a segment only.
+   */
+  private async snapshotChosen(
+    notification: Notification,
+    pass: Pass,
+    holderIds: readonly string[],
+  ): Promise<boolean> {
+    const chosen = chosenInOrder(holderIds);
+    const final = chosen.at(-1);
+    if (final === undefined) return true;
+    const { snapshotBatchSize } = this.config.worker;
+    return this.snapshotInBatches(notification, async (manager) => {
+      const cursor = notification.snapshotCursor;
+      const batch = chosen
+        .filter((id) => cursor === null || id > cursor)
+        .slice(0, snapshotBatchSize);
+      await this.audiences.snapshotIds(manager, notification.id, pass, batch);
+      const last = batch.at(-1) ?? final;
+      return { progress: { snapshotCursor: last }, last: last === final };
+    });
   }
 
   /**
@@ -169,41 +201,26 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     }
     // Parsed JSON: every value is an object, an array or a scalar.
     const audience = resolved.audience as JsonObject;
-    const { snapshotBatchSize, batchQueryMs } = this.config.worker;
-    for (;;) {
-      if (this.handle.shuttingDown) return false;
-      const step = await withDatabaseTimeouts({ queryMs: batchQueryMs }, () =>
-        this.dataSource.transaction(async (manager) => {
-          // The checkpoint first: on MariaDB it locks the notification row, so a worker taking
-          // the notification over waits for this commit and then finds the lease extended.
-          if (!(await this.checkpoint(notification.id, {}, manager))) throw new LeaseLost();
-          const batch = await this.audiences.snapshotBatch(
-            manager,
-            notification.id,
-            pass,
-            resolved.condition,
-            notification.snapshotCursor,
-            snapshotBatchSize,
-          );
-          const progress: Partial<Notification> = {
-            audience,
-            snapshotCursor: batch.last ?? notification.snapshotCursor,
-          };
-          if (batch.done) {
-            progress.audienceSize = await this.audiences.snapshotSize(manager, notification.id);
-          }
-          if (!(await this.checkpoint(notification.id, progress, manager))) throw new LeaseLost();
-          return progress;
-        }),
-      ).catch((error: unknown) => {
-        if (error instanceof LeaseLost) return null;
-        throw error;
-      });
-      if (step === null) return false;
-      Object.assign(notification, step);
-      if (step.audienceSize !== undefined) break;
-      await betweenBatches();
-    }
+    const { snapshotBatchSize } = this.config.worker;
+    const taken = await this.snapshotInBatches(notification, async (manager) => {
+      const batch = await this.audiences.snapshotBatch(
+        manager,
+        notification.id,
+        pass,
+        resolved.condition,
+        notification.snapshotCursor,
+        snapshotBatchSize,
+      );
+      const progress: Partial<Notification> = {
+        audience,
+        snapshotCursor: batch.last ?? notification.snapshotCursor,
+      };
+      if (batch.done) {
+        progress.audienceSize = await this.audiences.snapshotSize(manager, notification.id);
+      }
+      return { progress, last: batch.done };
+    });
+    if (!taken) return false;
     this.logger.log(
       { notificationId: notification.id, holders: notification.audienceSize },
       'Audience evaluated',
@@ -211,14 +228,47 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     return true;
   }
 
+  /**
+   * Writes a snapshot batch by batch ({@link checkpointedBatches}): each `write` in one
+   * transaction with its progress, which commits only while this worker holds the lease, under
+   * the worker's query deadline. False when the lease was lost or the process is shutting down.
+   */
+  private async snapshotInBatches(
+    notification: Notification,
+    write: (manager: EntityManager) => Promise<{ progress: Partial<Notification>; last: boolean }>,
+  ): Promise<boolean> {
+    const end = await checkpointedBatches(
+      { queryMs: this.config.worker.batchQueryMs, stopping: () => this.handle.shuttingDown },
+      async () => {
+        const step = await this.dataSource.transaction(async (manager) => {
+          // The checkpoint first: on MariaDB it locks the notification row, so a worker taking
+          // the notification over waits for this commit and then finds the lease extended.
+          if (!(await this.checkpoint(notification.id, {}, manager))) throw new CheckpointRefused();
+          const written = await write(manager);
+          if (!(await this.checkpoint(notification.id, written.progress, manager))) {
+            throw new CheckpointRefused();
+          }
+          return written;
+        });
+        Object.assign(notification, step.progress);
+        return step.last;
+      },
+    );
+    return end === 'done';
+  }
+
   /** Each platform in turn, then the final status from their outcomes. */
-  private async deliverThroughChannels(notification: Notification, pass: Pass): Promise<void> {
+  private async deliverThroughChannels(
+    notification: Notification,
+    pass: Pass,
+    recipients: Recipients,
+  ): Promise<void> {
     const checkpoint: DeliveryCheckpoint = (changes, manager) =>
       this.checkpoint(notification.id, changes, manager);
     const results = new Map<NotificationChannel['platform'], ChannelResult>();
     const reasons: string[] = [];
     for (const channel of this.channels) {
-      const result = await channel.deliver(notification, pass, checkpoint);
+      const result = await channel.deliver(notification, pass, recipients, checkpoint);
       if (result === null) return;
       results.set(channel.platform, result);
       if (result.reason !== null)

@@ -1,6 +1,7 @@
 import type { Pass } from '@app/passes';
 import type { EntityManager } from 'typeorm';
 import type { Notification, PlatformOutcome } from '../entities/notification.entity';
+import type { Recipients } from '../notification-target';
 
 /** What one wallet platform made of a notification. */
 export interface ChannelResult {
@@ -26,15 +27,18 @@ export type DeliveryCheckpoint = (
  * notification, its outcome and its sent count. The worker asks each channel in turn; a
  * channel resumes where an earlier attempt stopped (the notification row carries its
  * checkpoints), so a worker that dies and is replaced sends nothing twice beyond its in-flight
- * window. Add a platform by adding a channel to {@link NOTIFICATION_CHANNELS}.
+ * window. A channel is told whom to reach ({@link Recipients}: the whole pass, or the holders the
+ * worker wrote down) and never reads the notification's target itself. Add a platform by adding
+ * a channel to {@link NOTIFICATION_CHANNELS}.
  */
 export interface NotificationChannel {
   /** The platform's counters on the notification: `apple*` or `google*`. */
   readonly platform: 'apple' | 'google';
-  /** Delivers the notification; `null` when the lease was lost on the way. */
+  /** Delivers the notification to `recipients`; `null` when the lease was lost on the way. */
   deliver(
     notification: Notification,
     pass: Pass,
+    recipients: Recipients,
     checkpoint: DeliveryCheckpoint,
   ): Promise<ChannelResult | null>;
 }

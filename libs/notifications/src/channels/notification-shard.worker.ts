@@ -5,6 +5,7 @@ import { DataSource, IsNull, LessThan, type FindOptionsWhere } from 'typeorm';
 import { WalletAFanOut } from './wallet-a-fan-out';
 import { NotificationShard } from '../entities/notification-shard.entity';
 import { Notification } from '../entities/notification.entity';
+import { recipientsOf, snapshotTaken } from '../notification-target';
 
 const SHARDS_PER_TICK = 10;
 
@@ -112,16 +113,25 @@ export class NotificationShardWorker extends LeasedWorker<NotificationShard> {
         id: shard.notificationId,
         workspaceId: shard.workspaceId,
       }));
+    // A shard an older worker cut before chosen holders were written down: whom it reaches is
+    // not known yet. It stays open under this lease; once the lease runs out it is claimed again,
+    // by the notification's worker among others, which writes the holders down first.
+    if (!snapshotTaken(notification)) return shard;
     let pushed = false;
     const attempt = await this.attemptJob(
       shard,
       async () => {
-        pushed = await this.fanOut.push(notification, shard, async (cursor) => {
-          const held = await this.lease.checkpoint(shard.id, { fanoutCursor: cursor });
-          // The notification's lease too, for its worker: a shard may take longer than a lease.
-          await afterBatch?.();
-          return held;
-        });
+        pushed = await this.fanOut.push(
+          notification,
+          recipientsOf(notification),
+          shard,
+          async (cursor) => {
+            const held = await this.lease.checkpoint(shard.id, { fanoutCursor: cursor });
+            // The notification's lease too, for its worker: a shard may take longer than a lease.
+            await afterBatch?.();
+            return held;
+          },
+        );
       },
       async (_shard, reason) => {
         this.logger.error(

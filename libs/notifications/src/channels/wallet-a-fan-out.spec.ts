@@ -4,6 +4,7 @@ import { DataSource, In } from 'typeorm';
 import { NotificationDelivery } from '../entities/notification-delivery.entity';
 import { NotificationShard } from '../entities/notification-shard.entity';
 import { Notification } from '../entities/notification.entity';
+import { recipientsOf } from '../notification-target';
 import { cutRanges, WalletAFanOut, type ShardRange } from './wallet-a-fan-out';
 
 /** `nthAfter` over sorted ids, as the keyset query answers it; counts the steps. */
@@ -100,9 +101,9 @@ describe('WalletAFanOut.cut', () => {
   afterAll(() => dataSource.destroy());
 
   /**
-   * A notification being delivered by worker `w1` (to `holderIds`, or to the holders of its
-   * audience `snapshot`, if given), and `devices` registrations of its pass (each of
-   * `holderOf(n)`'s copy, or of the shared pass).
+   * A notification being delivered by worker `w1` (to the holders of its `snapshot`, if given:
+   * `holderIds` chosen, or else an audience's), its recipients as the worker gives them, and
+   * `devices` registrations of its pass (each of `holderOf(n)`'s copy, or of the shared pass).
    */
   async function scene(
     devices: number,
@@ -132,8 +133,8 @@ describe('WalletAFanOut.cut', () => {
       notificationMessage: 'm',
       holderIds,
       segmentId: null,
-      audience: snapshot === null ? null : { tag: 'gold' },
-      audienceSize: snapshot === null ? null : snapshot.length,
+      audience: snapshot === null || holderIds !== null ? null : { tag: 'gold' },
+      audienceSize: snapshot === null || holderIds !== null ? null : snapshot.length,
       status: 'Processing' as const,
       scheduledTime: null,
       publishedTime: null,
@@ -174,7 +175,8 @@ describe('WalletAFanOut.cut', () => {
       (await dataSource.getRepository(Notification).findOneByOrFail({ id: notification.id }))
         .shardCount;
     const sorted = registrations.map((r) => r.id).sort();
-    return { notification, checkpointOf, shards, shardCount, sorted, registrations };
+    const recipients = recipientsOf(notification);
+    return { notification, recipients, checkpointOf, shards, shardCount, sorted, registrations };
   }
   interface SceneOptions {
     holderIds?: string[] | null;
@@ -194,8 +196,8 @@ describe('WalletAFanOut.cut', () => {
   type EntityManagerLike = Parameters<Lease<Notification>['checkpoint']>[2];
 
   it('writes the shards and shardCount with the checkpoint: boundaries in id order, the last open-ended', async () => {
-    const { notification, checkpointOf, shards, shardCount, sorted } = await scene(25);
-    expect(await fanOut.cut(notification, 10, checkpointOf('w1'))).toBe(3);
+    const { notification, recipients, checkpointOf, shards, shardCount, sorted } = await scene(25);
+    expect(await fanOut.cut(notification, recipients, 10, checkpointOf('w1'))).toBe(3);
     expect(await shardCount()).toBe(3);
     const rows = await shards();
     expect(
@@ -231,8 +233,8 @@ describe('WalletAFanOut.cut', () => {
 
   it('writes one shard for a small audience, and one for none', async () => {
     for (const devices of [0, 7]) {
-      const { notification, checkpointOf, shards } = await scene(devices);
-      expect(await fanOut.cut(notification, 10, checkpointOf('w1'))).toBe(1);
+      const { notification, recipients, checkpointOf, shards } = await scene(devices);
+      expect(await fanOut.cut(notification, recipients, 10, checkpointOf('w1'))).toBe(1);
       expect((await shards()).map((s) => [s.afterId, s.upToId])).toEqual([[null, null]]);
     }
   });
@@ -245,16 +247,19 @@ describe('WalletAFanOut.cut', () => {
     ];
     // Devices 0, 4, 8, … hold the shared pass; the rest cycle through the three holders.
     const holders = [chosen, voided, other];
-    const { notification, checkpointOf, shards, registrations } = await scene(40, {
+    // The worker writes the chosen holders of the pass down as the notification's snapshot.
+    const { notification, recipients, checkpointOf, shards, registrations } = await scene(40, {
       holderIds: [chosen, voided],
+      snapshot: [chosen, voided],
       holderOf: (n) => (n % 4 === 0 ? null : holders[(n % 4) - 1]),
     });
+    expect(recipients).toEqual({ kind: 'snapshot', notificationId: notification.id });
     const reached = registrations
       .filter((r) => r.holderId === chosen)
       .map((r) => r.id)
       .sort();
     expect(reached).toHaveLength(10);
-    expect(await fanOut.cut(notification, 4, checkpointOf('w1'))).toBe(3);
+    expect(await fanOut.cut(notification, recipients, 4, checkpointOf('w1'))).toBe(3);
     const ranges = await shards();
     // The boundaries step over the reached devices only: 4, 4 and the last 2.
     expect(ranges.map((s) => s.upToId)).toEqual([reached[3], reached[7], null]);
@@ -268,7 +273,7 @@ describe('WalletAFanOut.cut', () => {
       await holder('Active'),
     ];
     const holders = [matched, voided, other];
-    const { notification, checkpointOf, shards, registrations } = await scene(40, {
+    const { notification, recipients, checkpointOf, shards, registrations } = await scene(40, {
       snapshot: [matched, voided],
       holderOf: (n) => (n % 4 === 0 ? null : holders[(n % 4) - 1]),
     });
@@ -277,41 +282,41 @@ describe('WalletAFanOut.cut', () => {
       .map((r) => r.id)
       .sort();
     expect(reached).toHaveLength(10);
-    expect(await fanOut.cut(notification, 4, checkpointOf('w1'))).toBe(3);
+    expect(await fanOut.cut(notification, recipients, 4, checkpointOf('w1'))).toBe(3);
     const ranges = await shards();
     expect(ranges.map((s) => s.upToId)).toEqual([reached[3], reached[7], null]);
     expect(members(ranges, reached).map((m) => m.length)).toEqual([4, 4, 2]);
   });
 
   it('commits nothing for a worker that lost the lease', async () => {
-    const { notification, checkpointOf, shards, shardCount } = await scene(25);
-    expect(await fanOut.cut(notification, 10, checkpointOf('w0'))).toBeNull();
+    const { notification, recipients, checkpointOf, shards, shardCount } = await scene(25);
+    expect(await fanOut.cut(notification, recipients, 10, checkpointOf('w0'))).toBeNull();
     expect(await shards()).toEqual([]);
     expect(await shardCount()).toBeNull();
   });
 
   it('commits nothing when the worker dies mid-cut; the next cut makes exactly one set', async () => {
-    const { notification, checkpointOf, shards, shardCount } = await scene(25);
+    const { notification, recipients, checkpointOf, shards, shardCount } = await scene(25);
     // The checkpoint is written, then the process "dies" before the shards are.
     const dying = async (changes: Partial<Notification>, manager: EntityManagerLike) => {
       await checkpointOf('w1')(changes, manager);
       throw new Error('killed');
     };
-    await expect(fanOut.cut(notification, 10, dying)).rejects.toThrow('killed');
+    await expect(fanOut.cut(notification, recipients, 10, dying)).rejects.toThrow('killed');
     expect(await shards()).toEqual([]);
     expect(await shardCount()).toBeNull();
 
-    expect(await fanOut.cut(notification, 10, checkpointOf('w1'))).toBe(3);
+    expect(await fanOut.cut(notification, recipients, 10, checkpointOf('w1'))).toBe(3);
     expect((await shards()).map((s) => s.position)).toEqual([0, 1, 2]);
   });
 
   it('refuses a second cut of a notification already cut: no duplicate or overlapping shards', async () => {
-    const { notification, checkpointOf, shards, shardCount } = await scene(25);
-    expect(await fanOut.cut(notification, 10, checkpointOf('w1'))).toBe(3);
+    const { notification, recipients, checkpointOf, shards, shardCount } = await scene(25);
+    expect(await fanOut.cut(notification, recipients, 10, checkpointOf('w1'))).toBe(3);
     const first = await shards();
     // A worker that read the notification before the cut committed (shardCount still null)
     // and cuts again, with other boundaries: (notification_id, position) is unique.
-    await expect(fanOut.cut(notification, 5, checkpointOf('w1'))).rejects.toThrow();
+    await expect(fanOut.cut(notification, recipients, 5, checkpointOf('w1'))).rejects.toThrow();
     expect(await shards()).toEqual(first);
     expect(await shardCount()).toBe(3);
   });

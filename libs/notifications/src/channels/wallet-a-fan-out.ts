@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NotificationShard } from '../entities/notification-shard.entity';
 import type { Notification } from '../entities/notification.entity';
+import type { Recipients } from '../notification-target';
 
 /**
  * Registrations read and pushed per batch: memory stays flat whatever the audience. The APNs
@@ -33,14 +34,8 @@ export interface ShardRange {
   upToId: string | null;
 }
 
-/**
- * Whom a notification's WalletA fan-out reaches: what it reads, where it starts. With
- * `audienceSize` set, the holders written into `audience_member` under its id.
- */
-export type FanOutAudience = Pick<
-  Notification,
-  'id' | 'passId' | 'holderIds' | 'audienceSize' | 'attempts'
->;
+/** The notification a WalletA fan-out pushes: its pass, where its deliveries are recorded. */
+export type FanOutNotification = Pick<Notification, 'id' | 'passId' | 'attempts'>;
 
 /** Where a shard's push starts and ends. */
 export type FanOutShard = Pick<
@@ -92,14 +87,24 @@ export async function cutRanges(
 
 /**
  * WalletA's fan-out of one notification: the one filtered query over `wallet_a_registration`
- * that decides who is reached (the pass's devices, the chosen holders' devices, or those of the
- * holders its audience matched), cut into
+ * that finds the devices of its recipients (the pass's devices, or those of the holders of its
+ * snapshot), cut into
  * ranges, and each range pushed with every device's outcome recorded, so a resumed range skips
  * the devices already recorded.
  */
 @Injectable()
 export class WalletAFanOut {
   private readonly shardRows: EntityRows<NotificationShard>;
+  /**
+   * `wallet_a_registration r`, read along `ix_registration_pass`. Left to itself MariaDB plans a
+   * `ref` on (pass_id, removed_time) and filters `r.id > ?` row by row, so every keyset step and
+   * every batch reads the pass's registrations from the first one: quadratic in the audience. At
+   * 1,000,000 devices the cut into shards took 16.8 s that way and 0.35 s along the index; the
+   * batch reads 17.2 s against 4.4 s. A snapshot's holders are read along it too: each
+   * registration of the pass is then tested against the snapshot by its primary key, so the
+   * steps stay ranges from their cursor, however few holders the snapshot holds.
+   */
+  private readonly registrations: string;
   private readonly dialect: SqlDialect;
   /** The INSERT of a full group of RECORD_EVERY deliveries, the usual size, made once. */
   private readonly fullGroupInsert =
@@ -110,6 +115,7 @@ export class WalletAFanOut {
     private readonly fanOutTo: RegistrationFanOut,
   ) {
     this.dialect = sqlDialect(dataSource);
+    this.registrations = `wallet_a_registration r${this.dialect.forceIndex('ix_registration_pass')}`;
     this.shardRows = new EntityRows(dataSource, NotificationShard, 's');
   }
 
@@ -128,12 +134,13 @@ export class WalletAFanOut {
    * ids after the start.
    */
   async cut(
-    notification: FanOutAudience & Pick<Notification, 'workspaceId' | 'fanoutCursor'>,
+    notification: FanOutNotification & Pick<Notification, 'workspaceId' | 'fanoutCursor'>,
+    recipients: Recipients,
     size: number,
     checkpoint: NotificationCheckpoint,
   ): Promise<number | null> {
     // A fan-out an older worker began before shards resumes after its cursor.
-    const ranges = await this.ranges(notification, notification.fanoutCursor, size);
+    const ranges = await this.ranges(notification, recipients, notification.fanoutCursor, size);
     const now = new Date();
     const shards = ranges.map((range, position) =>
       Object.assign(new NotificationShard(), {
@@ -169,13 +176,18 @@ export class WalletAFanOut {
       });
   }
 
-  /** The recipients after `start` (a registration id; null: all) in ranges of `size`. */
-  ranges(notification: FanOutAudience, start: string | null, size: number): Promise<ShardRange[]> {
+  /** The recipients' devices after `start` (a registration id; null: all) in ranges of `size`. */
+  ranges(
+    notification: FanOutNotification,
+    recipients: Recipients,
+    start: string | null,
+    size: number,
+  ): Promise<ShardRange[]> {
     return cutRanges(
       async (after, offset) => {
-        const { where, params } = this.recipients(notification, after, null);
+        const { where, params } = this.devices(notification, recipients, after, null);
         const rows = await this.dataSource.query<{ id: string }[]>(
-          `SELECT r.id AS id FROM ${this.registrations(notification)} WHERE ${where} ` +
+          `SELECT r.id AS id FROM ${this.registrations} WHERE ${where} ` +
             `ORDER BY r.id ASC LIMIT 2 OFFSET ${offset}`,
           params,
         );
@@ -194,7 +206,8 @@ export class WalletAFanOut {
    * once every outcome of the batch is written.
    */
   async push(
-    notification: FanOutAudience,
+    notification: FanOutNotification,
+    recipients: Recipients,
     shard: FanOutShard,
     checkpoint: (cursor: string) => Promise<boolean>,
   ): Promise<boolean> {
@@ -202,16 +215,15 @@ export class WalletAFanOut {
     // shard, or of the notification when it was fanned out before shards (a takeover after an
     // upgrade). Otherwise the check per batch is skipped.
     const resumed = shard.attempts > 1 || notification.attempts > 1;
-    let next = this.readBatch(notification, shard.fanoutCursor ?? shard.afterId, shard, resumed);
+    const read = (cursor: string | null) =>
+      this.readBatch(notification, recipients, cursor, shard, resumed);
+    let next = read(shard.fanoutCursor ?? shard.afterId);
 
     for (;;) {
       const { batch, todo } = await next;
       if (batch.length === 0) break;
       const last = batch[batch.length - 1].id;
-      next =
-        batch.length < BATCH_SIZE
-          ? Promise.resolve({ batch: [], todo: [] })
-          : this.readBatch(notification, last, shard, resumed);
+      next = batch.length < BATCH_SIZE ? Promise.resolve({ batch: [], todo: [] }) : read(last);
       // Awaited at the top of the next turn; until then a failure must not count as unhandled.
       next.catch(() => undefined);
 
@@ -241,30 +253,14 @@ export class WalletAFanOut {
   }
 
   /**
-   * `wallet_a_registration r`, read along `ix_registration_pass` when the whole pass is reached.
-   * Left to itself MariaDB plans a `ref` on (pass_id, removed_time) and filters `r.id > ?`
-   * row by row, so every keyset step and every batch reads the pass's registrations from the
-   * first one: quadratic in the audience. At 1,000,000 devices the cut into shards took 16.8 s
-   * that way and 0.35 s along the index; the batch reads 17.2 s against 4.4 s. An audience's
-   * holders are read along it too: each registration of the pass is then tested against the
-   * snapshot by its primary key, so the steps stay ranges from their cursor. Chosen holders
-   * are found through their own index (`holder_id IN`), which the planner picks by itself.
+   * The filter on `wallet_a_registration r` for the recipients' devices after `after` and up to
+   * `upTo`: the pass's registered devices, or those of the snapshot's holders still Active (the
+   * message went on theirs). The one definition of whom the fan-out reaches, for the cut and for
+   * the push.
    */
-  private registrations(notification: FanOutAudience): string {
-    const hint =
-      notification.holderIds === null ? this.dialect.forceIndex('ix_registration_pass') : '';
-    return `wallet_a_registration r${hint}`;
-  }
-
-  /**
-   * The filter on `wallet_a_registration r` for the recipients after `after` and up to `upTo`:
-   * the pass's registered devices, or with `holderIds` those of the chosen holders still Active
-   * (the message went on theirs), or with an audience evaluated (`audienceSize`) those of the
-   * holders of its snapshot still Active. The one definition of whom the fan-out reaches, for
-   * the cut and for the push.
-   */
-  private recipients(
-    notification: FanOutAudience,
+  private devices(
+    notification: FanOutNotification,
+    recipients: Recipients,
     after: string | null,
     upTo: string | null,
   ): { where: string; params: unknown[] } {
@@ -278,19 +274,12 @@ export class WalletAFanOut {
       where.push('r.id <= ?');
       params.push(upTo);
     }
-    const { holderIds } = notification;
-    if (holderIds !== null) {
-      where.push(
-        `r.holder_id IN (${holderIds.map(() => '?').join(', ')})`,
-        "EXISTS (SELECT 1 FROM holder h WHERE h.id = r.holder_id AND h.status = 'Active')",
-      );
-      params.push(...holderIds);
-    } else if (notification.audienceSize !== null) {
+    if (recipients.kind === 'snapshot') {
       where.push(
         'EXISTS (SELECT 1 FROM audience_member m WHERE m.snapshot_id = ? AND m.holder_id = r.holder_id)',
         "EXISTS (SELECT 1 FROM holder h WHERE h.id = r.holder_id AND h.status = 'Active')",
       );
-      params.push(notification.id);
+      params.push(recipients.notificationId);
     }
     return { where: where.join(' AND '), params };
   }
@@ -303,14 +292,15 @@ export class WalletAFanOut {
    * collecting; the query builder's hydration cost more CPU than the pushes of the batch.
    */
   private async readBatch(
-    notification: FanOutAudience,
+    notification: FanOutNotification,
+    recipients: Recipients,
     cursor: string | null,
     shard: FanOutShard,
     resumed: boolean,
   ): Promise<{ batch: PushTarget[]; todo: PushTarget[] }> {
-    const { where, params } = this.recipients(notification, cursor, shard.upToId);
+    const { where, params } = this.devices(notification, recipients, cursor, shard.upToId);
     const batch = await this.dataSource.query<PushTarget[]>(
-      `SELECT r.id AS id, r.push_token AS pushToken FROM ${this.registrations(notification)} ` +
+      `SELECT r.id AS id, r.push_token AS pushToken FROM ${this.registrations} ` +
         `WHERE ${where} ORDER BY r.id ASC LIMIT ${BATCH_SIZE}`,
       params,
     );

@@ -1,4 +1,10 @@
-import { betweenBatches, APP_CONFIG, withDatabaseTimeouts, type AppConfig } from '@app/core';
+import {
+  APP_CONFIG,
+  checkpointedBatches,
+  CheckpointRefused,
+  withDatabaseTimeouts,
+  type AppConfig,
+} from '@app/core';
 import { AudiencesService } from '@app/audiences';
 import { HolderChanges, type Pass } from '@app/passes';
 import { Inject, Injectable } from '@nestjs/common';
@@ -8,6 +14,7 @@ import {
   type DeliveryOutcome,
 } from '../entities/notification-delivery.entity';
 import type { Notification } from '../entities/notification.entity';
+import type { Recipients } from '../notification-target';
 import { NotificationShard } from '../entities/notification-shard.entity';
 import { NotificationShardWorker } from './notification-shard.worker';
 import { WalletAFanOut } from './wallet-a-fan-out';
@@ -17,14 +24,10 @@ import type {
   NotificationChannel,
 } from './notification-channel';
 
-class LeaseLost extends Error {}
-
 /**
  * WalletA: the message becomes the pass's notification field and the pass version moves on
- * (once: `preparedVersion`, status Initializing → Processing), or with `holderIds` the chosen
- * holders' own message field and versions, or with an audience or a segment those of the holders
- * it matched when sent (`audienceSize` set: the worker wrote them into `audience_member`); then
- * the registered devices (of those holders) are
+ * (once: `preparedVersion`, status Initializing → Processing), or for a snapshot the own message
+ * field and versions of its holders; then the registered devices (of those holders) are
  * cut into shards (once: `shardCount`), which this worker and any other push
  * ({@link NotificationShardWorker}), each outcome recorded per device so that devices already
  * recorded are skipped on resume; once every shard is done, Processing → Finalizing. The
@@ -45,16 +48,21 @@ export class WalletANotificationChannel implements NotificationChannel {
   async deliver(
     notification: Notification,
     pass: Pass,
+    recipients: Recipients,
     checkpoint: DeliveryCheckpoint,
   ): Promise<ChannelResult | null> {
-    if (
-      notification.preparedVersion === null &&
-      !(await this.prepare(notification, pass, checkpoint))
-    ) {
-      return null;
+    if (notification.preparedVersion === null) {
+      const prepared =
+        recipients.kind === 'snapshot'
+          ? await this.prepareSnapshot(notification, recipients.notificationId, pass, checkpoint)
+          : await this.preparePass(notification, pass, checkpoint);
+      if (!prepared) return null;
     }
     if (notification.status !== 'Finalizing') {
-      if (notification.shardCount === null && !(await this.cut(notification, checkpoint))) {
+      if (
+        notification.shardCount === null &&
+        !(await this.cut(notification, recipients, checkpoint))
+      ) {
         return null;
       }
       const pushed = await this.shardWorker.pushShardsOf(notification, () => checkpoint({}));
@@ -64,55 +72,38 @@ export class WalletANotificationChannel implements NotificationChannel {
     return this.outcome(notification);
   }
 
-  /**
-   * Puts the message on the pass (its WalletA notification field) and moves the version on; or,
-   * for chosen holders (`holderIds`) or an audience's, on those holders' passes only, moving
-   * their versions on.
-   */
-  private async prepare(
+  /** Puts the message on the pass (its WalletA notification field) and moves the version on. */
+  private async preparePass(
     notification: Notification,
     pass: Pass,
     checkpoint: DeliveryCheckpoint,
   ): Promise<boolean> {
-    if (notification.holderIds === null && notification.audienceSize !== null) {
-      return this.prepareAudience(notification, pass, checkpoint);
-    }
     const now = new Date();
     const prepared = await this.holderChanges
       .transaction(async (changes) => {
         // The message and the version go together; this worker pushes the devices itself (the
         // fan-out below, resumable per device), so no pass update job is queued.
-        const message = (label: string | null) => ({
-          notificationId: notification.id,
-          label,
-          message: notification.notificationMessage ?? '',
-        });
-        let version = pass.version;
-        if (notification.holderIds !== null) {
-          await changes.messageHolders(
-            pass.id,
-            notification.holderIds,
-            message(pass.notificationHeader),
-            now,
-          );
-        } else {
-          const locked = await changes.bumpPassVersion(
-            { id: pass.id },
-            (current) => ({ walletAMessage: message(current.notificationHeader) }),
-            { now, announce: false },
-          );
-          if (locked === null) throw new LeaseLost();
-          version = locked.version;
-        }
+        const locked = await changes.bumpPassVersion(
+          { id: pass.id },
+          (current) => ({
+            walletAMessage: {
+              notificationId: notification.id,
+              label: current.notificationHeader,
+              message: notification.notificationMessage ?? '',
+            },
+          }),
+          { now, announce: false },
+        );
+        if (locked === null) throw new CheckpointRefused();
         const held = await checkpoint(
-          { preparedVersion: version, status: 'Processing', sentTime: now },
+          { preparedVersion: locked.version, status: 'Processing', sentTime: now },
           changes.manager,
         );
-        if (!held) throw new LeaseLost();
-        return version;
+        if (!held) throw new CheckpointRefused();
+        return locked.version;
       })
       .catch((error: unknown) => {
-        if (error instanceof LeaseLost) return null;
+        if (error instanceof CheckpointRefused) return null;
         throw error;
       });
     if (prepared === null) return false;
@@ -121,14 +112,15 @@ export class WalletANotificationChannel implements NotificationChannel {
   }
 
   /**
-   * {@link prepare} for the holders an audience matched when the notification was sent (the
-   * worker wrote them down): the message goes on their passes in batches of the snapshot in id
-   * order, each in one transaction with its checkpoint (`prepareCursor`), under the worker's
-   * query deadline, the last one also recording the notification as prepared. One UPDATE of
-   * 725,670 holders outlasted every deadline and was rolled back at every attempt.
+   * Puts the message on the passes of the snapshot's holders (those still Active) and moves their
+   * versions on, in batches of the snapshot in id order ({@link checkpointedBatches}), each in
+   * one transaction with its checkpoint (`prepareCursor`), under the worker's query deadline, the
+   * last one also recording the notification as prepared. One UPDATE of 725,670 holders outlasted
+   * every deadline and was rolled back at every attempt.
    */
-  private async prepareAudience(
+  private async prepareSnapshot(
     notification: Notification,
+    snapshotId: string,
     pass: Pass,
     checkpoint: DeliveryCheckpoint,
   ): Promise<boolean> {
@@ -139,38 +131,33 @@ export class WalletANotificationChannel implements NotificationChannel {
       message: notification.notificationMessage ?? '',
     };
     const now = new Date();
-    for (;;) {
-      const step = await withDatabaseTimeouts({ queryMs: batchQueryMs }, () =>
-        this.holderChanges.transaction(async (changes) => {
-          const ids = await this.audiences.snapshotPage(
-            changes.manager,
-            notification.id,
-            notification.prepareCursor,
-            snapshotBatchSize,
-          );
-          await changes.messageHolders(pass.id, ids, message, now);
-          const progress: Partial<Notification> = {
-            prepareCursor: ids.at(-1) ?? notification.prepareCursor,
-          };
-          if (ids.length < snapshotBatchSize) {
-            Object.assign(progress, {
-              preparedVersion: pass.version,
-              status: 'Processing',
-              sentTime: now,
-            });
-          }
-          if (!(await checkpoint(progress, changes.manager))) throw new LeaseLost();
-          return progress;
-        }),
-      ).catch((error: unknown) => {
-        if (error instanceof LeaseLost) return null;
-        throw error;
+    const end = await checkpointedBatches({ queryMs: batchQueryMs }, async () => {
+      const step = await this.holderChanges.transaction(async (changes) => {
+        const ids = await this.audiences.snapshotPage(
+          changes.manager,
+          snapshotId,
+          notification.prepareCursor,
+          snapshotBatchSize,
+        );
+        // This worker pushes the devices itself (the fan-out below), so nothing is announced.
+        await changes.messageHolders(pass.id, ids, message, now);
+        const progress: Partial<Notification> = {
+          prepareCursor: ids.at(-1) ?? notification.prepareCursor,
+        };
+        if (ids.length < snapshotBatchSize) {
+          Object.assign(progress, {
+            preparedVersion: pass.version,
+            status: 'Processing',
+            sentTime: now,
+          });
+        }
+        if (!(await checkpoint(progress, changes.manager))) throw new CheckpointRefused();
+        return progress;
       });
-      if (step === null) return false;
       Object.assign(notification, step);
-      if (step.preparedVersion !== undefined) return true;
-      await betweenBatches();
-    }
+      return step.preparedVersion !== undefined;
+    });
+    return end === 'done';
   }
 
   /**
@@ -178,10 +165,19 @@ export class WalletANotificationChannel implements NotificationChannel {
    * processes' shard workers (through Redis, when configured; else they come at their next
    * poll). One shard is this worker's alone: nobody else need wake up for it.
    */
-  private async cut(notification: Notification, checkpoint: DeliveryCheckpoint): Promise<boolean> {
+  private async cut(
+    notification: Notification,
+    recipients: Recipients,
+    checkpoint: DeliveryCheckpoint,
+  ): Promise<boolean> {
     // Batch work: reading the ranges of an audience's devices is not a request's query.
     const count = await withDatabaseTimeouts({ queryMs: this.config.worker.batchQueryMs }, () =>
-      this.fanOut.cut(notification, this.config.worker.notificationShardSize, checkpoint),
+      this.fanOut.cut(
+        notification,
+        recipients,
+        this.config.worker.notificationShardSize,
+        checkpoint,
+      ),
     );
     if (count === null) return false;
     notification.shardCount = count;

@@ -48,15 +48,14 @@ function channelOver(
     channel.deliver(
       {
         id: 'n1',
-        holderIds: null,
-        audienceSize: members.length,
         googleOutcome: null,
         googleNotificationSentCount: 0,
         notificationMessage: 'Hi',
         ...given,
       } as Notification,
       { notificationHeader: 'News', passName: 'Card' } as Pass,
-      (changes) => {
+      { kind: 'snapshot', notificationId: 'n1' },
+      (changes: Partial<Notification>) => {
         checkpoints.push(changes);
         return Promise.resolve(true);
       },

@@ -11,19 +11,19 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Notification } from '../entities/notification.entity';
+import type { Recipients } from '../notification-target';
 import type {
   ChannelResult,
   DeliveryCheckpoint,
   NotificationChannel,
 } from './notification-channel';
 
-/** Holders of an audience's snapshot read and sent to per call: memory stays flat. */
+/** Holders of a snapshot read and sent to per call: memory stays flat. */
 export const SNAPSHOT_PAGE = 1000;
 
 /**
  * WalletB: the message is added to the pass's class, which shows it to every holder of the
- * pass, or with `holderIds` to the chosen holders' own objects only, or with an audience or a
- * segment to the objects of the holders it matched when sent (`audienceSize` set), page by page.
+ * pass, or for a snapshot to the objects of its holders only, page by page.
  * Google's answer is checkpointed on the notification, so a resumed delivery reports it again
  * instead of sending twice (and WalletBMessagesService dedupes by the notification id and holder anyway).
  */
@@ -41,6 +41,7 @@ export class WalletBNotificationChannel implements NotificationChannel {
   async deliver(
     notification: Notification,
     pass: Pass,
+    recipients: Recipients,
     checkpoint: DeliveryCheckpoint,
   ): Promise<ChannelResult | null> {
     if (notification.googleOutcome !== null) {
@@ -61,11 +62,9 @@ export class WalletBNotificationChannel implements NotificationChannel {
     const keep: KeepLease = (needMs) =>
       lease.ensure(needMs + LEASE_MARGIN_MS, () => checkpoint({}));
     const sent =
-      notification.holderIds !== null
-        ? await this.walletB.sendHolderMessages(pass, notification.holderIds, message, keep)
-        : notification.audienceSize !== null
-          ? await this.sendToSnapshot(notification, pass, message, keep)
-          : await this.walletB.sendMessage(pass, message, keep);
+      recipients.kind === 'snapshot'
+        ? await this.sendToSnapshot(recipients.notificationId, pass, message, keep)
+        : await this.walletB.sendMessage(pass, message, keep);
     if (sent.status === 'failed' && sent.reason === LEASE_LOST_REASON) return null;
     const result: ChannelResult =
       sent.status === 'sent'
@@ -79,13 +78,13 @@ export class WalletBNotificationChannel implements NotificationChannel {
   }
 
   /**
-   * {@link WalletBMessagesService.sendHolderMessages} over the notification's snapshot, a page of holder
+   * {@link WalletBMessagesService.sendHolderMessages} over the snapshot, a page of holder
    * ids at a time, the answers added up as one: sent when Google took it for some object or no
    * holder had one, failed when it refused every one (or WalletB cannot send at all, which the
    * first call says even for an empty snapshot).
    */
   private async sendToSnapshot(
-    notification: Notification,
+    snapshotId: string,
     pass: Pass,
     message: WalletBMessageInput,
     keep: KeepLease,
@@ -97,7 +96,7 @@ export class WalletBNotificationChannel implements NotificationChannel {
     for (;;) {
       const page = await this.audiences.snapshotPage(
         this.dataSource.manager,
-        notification.id,
+        snapshotId,
         after,
         SNAPSHOT_PAGE,
       );

@@ -109,9 +109,11 @@ export class Notification extends Leased(WorkspaceOwnedEntity) {
   audienceSize!: number | null;
 
   /**
-   * The snapshot is written in batches of holders in id order, each committed with this
-   * checkpoint (the last holder id written), so a resumed worker goes on after it; null: none
-   * written yet. The audience the first batch read is kept in `audience` for the rest.
+   * The snapshot (of an audience's holders, or of the chosen `holderIds`) is written in batches
+   * of holders in id order, each committed with this checkpoint (the last holder id written), so
+   * a resumed worker goes on after it; null: none written yet. The audience the first batch read
+   * is kept in `audience` for the rest. Chosen holders' snapshot is complete once this is the
+   * last of their ids (`audienceSize` stays an audience's).
    */
   @Column({ name: 'snapshot_cursor', type: 'varchar', length: 36, nullable: true })
   snapshotCursor!: string | null;
