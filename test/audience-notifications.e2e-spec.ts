@@ -672,7 +672,7 @@ describe(`Audience notifications, the worker run by the test (${TEST_DB})`, () =
       spy.mockRestore();
       for (const channelSpy of channelSpies) channelSpy.mockRestore();
     }
-    const snapshot = { kind: 'snapshot', notificationId: id };
+    const snapshot = { kind: 'snapshot', notificationId: id, size: chosen.length };
     expect(seen).toEqual([
       { platform: 'apple', recipients: snapshot, members: inOrder },
       { platform: 'google', recipients: snapshot, members: inOrder },

@@ -98,10 +98,12 @@ interface PlanRow {
       }
     });
 
+    // A pass whose every registration holds a holder's copy, written by the test below.
+    const audiencePassId = newId();
+    const holderIds: string[] = [];
+
     it("reads an audience's devices along ix_registration_pass too, testing each against the snapshot", async () => {
-      // Every registration holds a holder's copy; the audience matched every third holder.
-      const audiencePassId = newId();
-      const holderIds: string[] = [];
+      // The audience matched every third holder.
       const runner = dataSource.createQueryRunner();
       await runner.connect();
       try {
@@ -161,7 +163,7 @@ interface PlanRow {
         // The snapshot's id is the notification's: here the pass id stands in for it.
         ranges = await fanOut.ranges(
           { id: audiencePassId, passId: audiencePassId, attempts: 1 },
-          { kind: 'snapshot', notificationId: audiencePassId },
+          { kind: 'snapshot', notificationId: audiencePassId, size: REGISTRATIONS / 3 },
           null,
           SHARD / 5,
         );
@@ -193,5 +195,43 @@ interface PlanRow {
         for (const row of plan.slice(1)) expect(['eq_ref', 'ref']).toContain(row.type);
       }
     }, 120_000);
+
+    it("reads a few chosen holders' devices from the holders, not from every registration of the pass", async () => {
+      const chosen = holderIds.slice(0, 3);
+      const snapshotId = newId();
+      await dataSource.query(
+        'INSERT INTO audience_member (snapshot_id, holder_id) VALUES (?, ?), (?, ?), (?, ?)',
+        chosen.flatMap((holderId) => [snapshotId, holderId]),
+      );
+      const fanOut = testApp.app.get(WalletAFanOut);
+      const sent: { sql: string; parameters: unknown[] }[] = [];
+      const query = dataSource.query.bind(dataSource);
+      const spy = jest
+        .spyOn(dataSource, 'query')
+        .mockImplementation((sql: string, parameters?: unknown[] | ObjectLiteral) => {
+          sent.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] });
+          return query(sql, parameters);
+        });
+      let ranges;
+      try {
+        ranges = await fanOut.ranges(
+          { id: snapshotId, passId: audiencePassId, attempts: 1 },
+          { kind: 'snapshot', notificationId: snapshotId, size: chosen.length },
+          null,
+          SHARD,
+        );
+      } finally {
+        spy.mockRestore();
+      }
+      expect(ranges).toEqual([{ afterId: null, upToId: null }]);
+
+      const [step] = sent.filter(({ sql }) => sql.includes('wallet_a_registration'));
+      const plan = await dataSource.query<(PlanRow & { table: string })[]>(
+        `EXPLAIN ${step.sql}`,
+        step.parameters,
+      );
+      expect(plan.map((row) => row.key)).not.toContain('ix_registration_pass');
+      expect(plan.find((row) => row.table === 'r')?.key).toBe('ix_registration_holder');
+    });
   },
 );

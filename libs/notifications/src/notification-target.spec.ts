@@ -74,11 +74,24 @@ describe('targetsAudience', () => {
 describe('recipientsOf', () => {
   it('is the snapshot for chosen holders, an audience or a segment, else the whole pass', () => {
     const id = '019a2b3c-7777-7f60-8a1b-2c3d4e5f6a7b';
-    const snapshot = { kind: 'snapshot', notificationId: id };
-    expect(recipientsOf({ ...EVERYONE, id })).toEqual({ kind: 'pass' });
-    expect(recipientsOf({ ...EVERYONE, id, holderIds: HOLDERS })).toEqual(snapshot);
-    expect(recipientsOf({ ...EVERYONE, id, audience: AUDIENCE })).toEqual(snapshot);
-    expect(recipientsOf({ ...EVERYONE, id, segmentId: SEGMENT })).toEqual(snapshot);
+    const snapshot = (size: number | null) => ({ kind: 'snapshot', notificationId: id, size });
+    const unsized = { id, audienceSize: null };
+    expect(recipientsOf({ ...EVERYONE, ...unsized })).toEqual({ kind: 'pass' });
+    expect(recipientsOf({ ...EVERYONE, ...unsized, audience: AUDIENCE })).toEqual(snapshot(null));
+    expect(recipientsOf({ ...EVERYONE, ...unsized, segmentId: SEGMENT })).toEqual(snapshot(null));
+    expect(recipientsOf({ ...EVERYONE, id, audienceSize: 7, audience: AUDIENCE })).toEqual(
+      snapshot(7),
+    );
+  });
+
+  it("sizes chosen holders' snapshot by their distinct ids", () => {
+    const id = '019a2b3c-7777-7f60-8a1b-2c3d4e5f6a7b';
+    const holderIds = [...HOLDERS, ...HOLDERS];
+    expect(recipientsOf({ ...EVERYONE, id, audienceSize: null, holderIds })).toEqual({
+      kind: 'snapshot',
+      notificationId: id,
+      size: new Set(HOLDERS).size,
+    });
   });
 });
 

@@ -71,7 +71,14 @@ function lastChosen(holderIds: readonly string[]): string | null {
  * or the holders written into `audience_member` under the notification's id. Channels tell only
  * these two apart, so a wallet platform knows nothing of how holders were chosen.
  */
-export type Recipients = { kind: 'pass' } | { kind: 'snapshot'; notificationId: string };
+export type Recipients =
+  | { kind: 'pass' }
+  | {
+      kind: 'snapshot';
+      notificationId: string;
+      /** How many holders it holds at most, once known: how a channel best reads them. */
+      size: number | null;
+    };
 
 /**
  * The one place where a notification's target becomes its recipients: chosen holders, an audience
@@ -79,9 +86,13 @@ export type Recipients = { kind: 'pass' } | { kind: 'snapshot'; notificationId: 
  * (`NotificationWorker`); no target is the whole pass.
  */
 export function recipientsOf(
-  notification: NotificationTarget & Pick<Notification, 'id'>,
+  notification: NotificationTarget & Pick<Notification, 'id' | 'audienceSize'>,
 ): Recipients {
-  return notification.holderIds !== null || targetsAudience(notification)
-    ? { kind: 'snapshot', notificationId: notification.id }
+  const { id: notificationId, holderIds, audienceSize } = notification;
+  if (holderIds !== null) {
+    return { kind: 'snapshot', notificationId, size: chosenInOrder(holderIds).length };
+  }
+  return targetsAudience(notification)
+    ? { kind: 'snapshot', notificationId, size: audienceSize }
     : { kind: 'pass' };
 }

@@ -253,7 +253,7 @@ describe('WalletAFanOut.cut', () => {
       snapshot: [chosen, voided],
       holderOf: (n) => (n % 4 === 0 ? null : holders[(n % 4) - 1]),
     });
-    expect(recipients).toEqual({ kind: 'snapshot', notificationId: notification.id });
+    expect(recipients).toEqual({ kind: 'snapshot', notificationId: notification.id, size: 2 });
     const reached = registrations
       .filter((r) => r.holderId === chosen)
       .map((r) => r.id)

@@ -2,6 +2,7 @@ import { EntityRows, isUniqueViolation, newId, sqlDialect, type SqlDialect } fro
 import { RegistrationFanOut, type PushTarget } from '@app/wallet-a';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { MAX_TARGETED_HOLDERS } from '../dto/notification.dto';
 import { NotificationShard } from '../entities/notification-shard.entity';
 import type { Notification } from '../entities/notification.entity';
 import type { Recipients } from '../notification-target';
@@ -12,6 +13,12 @@ import type { Recipients } from '../notification-target';
  * client's push rate in bench:fanout, 5,000 gives 65-69 %).
  */
 const BATCH_SIZE = 5000;
+
+/**
+ * A snapshot this small (as many as a notification's chosen holders may be) is read from its
+ * holders' devices; a larger one by testing the pass's registrations in id order.
+ */
+const FEW_HOLDERS = MAX_TARGETED_HOLDERS;
 /**
  * Push outcomes are written in groups this size, one group at a time while pushes go on: at most
  * twice this many (besides the pushes in flight) are re-pushed after a crash.
@@ -100,11 +107,18 @@ export class WalletAFanOut {
    * `ref` on (pass_id, removed_time) and filters `r.id > ?` row by row, so every keyset step and
    * every batch reads the pass's registrations from the first one: quadratic in the audience. At
    * 1,000,000 devices the cut into shards took 16.8 s that way and 0.35 s along the index; the
-   * batch reads 17.2 s against 4.4 s. A snapshot's holders are read along it too: each
+   * batch reads 17.2 s against 4.4 s. A large snapshot's holders are read along it too: each
    * registration of the pass is then tested against the snapshot by its primary key, so the
-   * steps stay ranges from their cursor, however few holders the snapshot holds.
+   * steps stay ranges from their cursor.
    */
   private readonly registrations: string;
+  /**
+   * `wallet_a_registration r` as the planner reads it: for a snapshot of at most
+   * {@link FEW_HOLDERS}, whose devices are found from its holders through `ix_registration_holder`
+   * rather than by testing every registration of the pass (a welcome to one holder of a pass
+   * with a million devices reads that holder's devices, not the million).
+   */
+  private readonly registrationsByHolder = 'wallet_a_registration r';
   private readonly dialect: SqlDialect;
   /** The INSERT of a full group of RECORD_EVERY deliveries, the usual size, made once. */
   private readonly fullGroupInsert =
@@ -185,9 +199,9 @@ export class WalletAFanOut {
   ): Promise<ShardRange[]> {
     return cutRanges(
       async (after, offset) => {
-        const { where, params } = this.devices(notification, recipients, after, null);
+        const { from, where, params } = this.devices(notification, recipients, after, null);
         const rows = await this.dataSource.query<{ id: string }[]>(
-          `SELECT r.id AS id FROM ${this.registrations} WHERE ${where} ` +
+          `SELECT r.id AS id FROM ${from} WHERE ${where} ` +
             `ORDER BY r.id ASC LIMIT 2 OFFSET ${offset}`,
           params,
         );
@@ -263,7 +277,7 @@ export class WalletAFanOut {
     recipients: Recipients,
     after: string | null,
     upTo: string | null,
-  ): { where: string; params: unknown[] } {
+  ): { from: string; where: string; params: unknown[] } {
     const where = ['r.pass_id = ?', 'r.removed_time IS NULL'];
     const params: unknown[] = [notification.passId];
     if (after !== null) {
@@ -274,14 +288,22 @@ export class WalletAFanOut {
       where.push('r.id <= ?');
       params.push(upTo);
     }
-    if (recipients.kind === 'snapshot') {
-      where.push(
-        'EXISTS (SELECT 1 FROM audience_member m WHERE m.snapshot_id = ? AND m.holder_id = r.holder_id)',
-        "EXISTS (SELECT 1 FROM holder h WHERE h.id = r.holder_id AND h.status = 'Active')",
-      );
-      params.push(recipients.notificationId);
+    if (recipients.kind === 'pass') {
+      return { from: this.registrations, where: where.join(' AND '), params };
     }
-    return { where: where.join(' AND '), params };
+    const few = recipients.size !== null && recipients.size <= FEW_HOLDERS;
+    where.push(
+      few
+        ? 'r.holder_id IN (SELECT m.holder_id FROM audience_member m WHERE m.snapshot_id = ?)'
+        : 'EXISTS (SELECT 1 FROM audience_member m WHERE m.snapshot_id = ? AND m.holder_id = r.holder_id)',
+      "EXISTS (SELECT 1 FROM holder h WHERE h.id = r.holder_id AND h.status = 'Active')",
+    );
+    params.push(recipients.notificationId);
+    return {
+      from: few ? this.registrationsByHolder : this.registrations,
+      where: where.join(' AND '),
+      params,
+    };
   }
 
   /**
@@ -298,9 +320,9 @@ export class WalletAFanOut {
     shard: FanOutShard,
     resumed: boolean,
   ): Promise<{ batch: PushTarget[]; todo: PushTarget[] }> {
-    const { where, params } = this.devices(notification, recipients, cursor, shard.upToId);
+    const { from, where, params } = this.devices(notification, recipients, cursor, shard.upToId);
     const batch = await this.dataSource.query<PushTarget[]>(
-      `SELECT r.id AS id, r.push_token AS pushToken FROM ${this.registrations} ` +
+      `SELECT r.id AS id, r.push_token AS pushToken FROM ${from} ` +
         `WHERE ${where} ORDER BY r.id ASC LIMIT ${BATCH_SIZE}`,
       params,
     );

@@ -54,7 +54,7 @@ function channelOver(
         ...given,
       } as Notification,
       { notificationHeader: 'News', passName: 'Card' } as Pass,
-      { kind: 'snapshot', notificationId: 'n1' },
+      { kind: 'snapshot', notificationId: 'n1', size: null },
       (changes: Partial<Notification>) => {
         checkpoints.push(changes);
         return Promise.resolve(true);
