@@ -21,15 +21,19 @@ export type HolderAttributes = Record<string, AttributeValue>;
  */
 @Entity({ name: 'holder' })
 export class Holder extends WorkspaceOwnedEntity {
-  @Column({ name: 'pass_id', type: 'varchar', length: 36 })
+  /**
+   * Written once, at insert (`update: false`: TypeORM's saves and updates leave it out), like
+   * the serial number: the WalletA web service keeps a serial's owner on that (`SerialOwners`).
+   */
+  @Column({ name: 'pass_id', type: 'varchar', length: 36, update: false })
   passId!: string;
 
   /** The brand's member id; unique per pass, case-exact (binary collation on MySQL). */
   @Column({ name: 'external_id', type: 'varchar', length: 255 })
   externalId!: string;
 
-  /** WalletA serial number and WalletB object id suffix: random, never the pass id. */
-  @Column({ name: 'serial_number', type: 'varchar', length: 64 })
+  /** WalletA serial number and WalletB object id suffix: random, never the pass id; never changed. */
+  @Column({ name: 'serial_number', type: 'varchar', length: 64, update: false })
   serialNumber!: string;
 
   /** The unguessable part of the holder page's URL (`/p/{slug}/h/{holderToken}`). */

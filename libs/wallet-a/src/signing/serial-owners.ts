@@ -40,7 +40,8 @@ interface CredentialRow {
  *   write made here.
  * - The rest of an owner is set when its row is inserted: a pass's id is its serial; a holder's
  *   serial number, pass and workspace are given at its creation and no edit writes them (a
- *   holder's edits write its values, its status and its counters). Neither table loses rows: a
+ *   holder's edits write its values, its status and its counters; the entity marks `passId`
+ *   and `serialNumber` `update: false`, so no TypeORM save or update can). Neither table loses rows: a
  *   deleted pass and a voided holder keep theirs, and no retention rule covers them
  *   (test/serial-owners.e2e-spec.ts drives the writes and compares).
  * The token itself is still checked on every call, against the kept hash.
