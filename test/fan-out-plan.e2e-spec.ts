@@ -18,6 +18,26 @@ const REGISTRATIONS = 30_000;
 const SHARD = 5_000;
 const INSERT_ROWS = 1_000;
 
+/** What `run` returns, and the statements it sent through `dataSource` on the way. */
+async function statementsOf<T>(
+  dataSource: DataSource,
+  run: () => Promise<T>,
+): Promise<{ result: T; sent: { sql: string; parameters: unknown[] }[] }> {
+  const sent: { sql: string; parameters: unknown[] }[] = [];
+  const query = dataSource.query.bind(dataSource);
+  const spy = jest
+    .spyOn(dataSource, 'query')
+    .mockImplementation((sql: string, parameters?: unknown[] | ObjectLiteral) => {
+      sent.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] });
+      return query(sql, parameters);
+    });
+  try {
+    return { result: await run(), sent };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 interface PlanRow {
   type: string;
   key: string | null;
@@ -63,25 +83,9 @@ interface PlanRow {
 
     it('cuts shards with range reads along ix_registration_pass, never from the first registration', async () => {
       const fanOut = testApp.app.get(WalletAFanOut);
-      const sent: { sql: string; parameters: unknown[] }[] = [];
-      const query = dataSource.query.bind(dataSource);
-      const spy = jest
-        .spyOn(dataSource, 'query')
-        .mockImplementation((sql: string, parameters?: unknown[] | ObjectLiteral) => {
-          sent.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] });
-          return query(sql, parameters);
-        });
-      let ranges;
-      try {
-        ranges = await fanOut.ranges(
-          { id: newId(), passId, attempts: 1 },
-          { kind: 'pass' },
-          null,
-          SHARD,
-        );
-      } finally {
-        spy.mockRestore();
-      }
+      const { result: ranges, sent } = await statementsOf(dataSource, () =>
+        fanOut.ranges({ id: newId(), passId, attempts: 1 }, { kind: 'pass' }, null, SHARD),
+      );
       expect(ranges).toHaveLength(REGISTRATIONS / SHARD);
 
       const steps = sent.filter(({ sql }) => sql.includes('wallet_a_registration'));
@@ -150,26 +154,15 @@ interface PlanRow {
       }
 
       const fanOut = testApp.app.get(WalletAFanOut);
-      const sent: { sql: string; parameters: unknown[] }[] = [];
-      const query = dataSource.query.bind(dataSource);
-      const spy = jest
-        .spyOn(dataSource, 'query')
-        .mockImplementation((sql: string, parameters?: unknown[] | ObjectLiteral) => {
-          sent.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] });
-          return query(sql, parameters);
-        });
-      let ranges;
-      try {
-        // The snapshot's id is the notification's: here the pass id stands in for it.
-        ranges = await fanOut.ranges(
+      // The snapshot's id is the notification's: here the pass id stands in for it.
+      const { result: ranges, sent } = await statementsOf(dataSource, () =>
+        fanOut.ranges(
           { id: audiencePassId, passId: audiencePassId, attempts: 1 },
           { kind: 'snapshot', notificationId: audiencePassId, size: REGISTRATIONS / 3 },
           null,
           SHARD / 5,
-        );
-      } finally {
-        spy.mockRestore();
-      }
+        ),
+      );
       expect(ranges).toHaveLength(REGISTRATIONS / 3 / (SHARD / 5));
 
       const steps = sent.filter(({ sql }) => sql.includes('wallet_a_registration'));
@@ -204,25 +197,14 @@ interface PlanRow {
         chosen.flatMap((holderId) => [snapshotId, holderId]),
       );
       const fanOut = testApp.app.get(WalletAFanOut);
-      const sent: { sql: string; parameters: unknown[] }[] = [];
-      const query = dataSource.query.bind(dataSource);
-      const spy = jest
-        .spyOn(dataSource, 'query')
-        .mockImplementation((sql: string, parameters?: unknown[] | ObjectLiteral) => {
-          sent.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] });
-          return query(sql, parameters);
-        });
-      let ranges;
-      try {
-        ranges = await fanOut.ranges(
+      const { result: ranges, sent } = await statementsOf(dataSource, () =>
+        fanOut.ranges(
           { id: snapshotId, passId: audiencePassId, attempts: 1 },
           { kind: 'snapshot', notificationId: snapshotId, size: chosen.length },
           null,
           SHARD,
-        );
-      } finally {
-        spy.mockRestore();
-      }
+        ),
+      );
       expect(ranges).toEqual([{ afterId: null, upToId: null }]);
 
       const [step] = sent.filter(({ sql }) => sql.includes('wallet_a_registration'));
