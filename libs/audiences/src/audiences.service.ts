@@ -229,6 +229,29 @@ export class AudiencesService implements HolderSegmentFilter {
     return { last: ids.at(-1) ?? null, done: ids.length < limit };
   }
 
+  /**
+   * Writes the next `limit` chosen holders after `after` (null: from the first), in
+   * {@link chosenInOrder}, into `audience_member` under `snapshotId` (a notification's or a bulk
+   * change's id), those of the pass among them, in the caller's transaction, as
+   * {@link snapshotBatch} does for an audience: returns the last chosen id of the batch, null when
+   * none was left, and whether this was the last batch. A worker checkpoints `last` with the batch
+   * and passes it back as `after`, so a resumed snapshot goes on after the last batch committed.
+   */
+  async snapshotChosenBatch(
+    manager: EntityManager,
+    snapshotId: string,
+    pass: Pass,
+    holderIds: readonly string[],
+    after: string | null,
+    limit: number,
+  ): Promise<{ last: string | null; done: boolean }> {
+    const chosen = chosenInOrder(holderIds);
+    const left = after === null ? chosen : chosen.filter((id) => id > after);
+    const batch = left.slice(0, limit);
+    await this.snapshotIds(manager, snapshotId, pass, batch);
+    return { last: batch.at(-1) ?? null, done: left.length <= limit };
+  }
+
   /** Like {@link snapshot}, for holders chosen by id (those of the pass among them). */
   async snapshotIds(
     manager: EntityManager,
@@ -269,6 +292,15 @@ export class AudiencesService implements HolderSegmentFilter {
     );
     return Number(row.total);
   }
+}
+
+/**
+ * Chosen holder ids without repeats, in the order their snapshot is written in batches
+ * ({@link AudiencesService.snapshotChosenBatch}); the last of them is the checkpoint of a complete
+ * snapshot.
+ */
+export function chosenInOrder(holderIds: readonly string[]): string[] {
+  return [...new Set(holderIds)].sort();
 }
 
 function audiencePass(pass: Pass): AudiencePass {
