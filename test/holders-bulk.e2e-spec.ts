@@ -615,14 +615,13 @@ describe(`Bulk changes, worker and retention (${TEST_DB})`, () => {
       .spyOn(audiences, 'snapshotIds')
       .mockImplementation(async (manager, snapshotId, batchPass, batchIds) => {
         batches.push([...batchIds]);
-        const size = await snapshotIds(manager, snapshotId, batchPass, batchIds);
+        await snapshotIds(manager, snapshotId, batchPass, batchIds);
         if (batches.length === 2) {
           await manager.query(
             "UPDATE holder_bulk_change SET leased_by = 'another-worker' WHERE id = ?",
             [snapshotId],
           );
         }
-        return size;
       });
     const { snapshotBatchSize } = testApp.config.worker;
     testApp.config.worker.snapshotBatchSize = 2;

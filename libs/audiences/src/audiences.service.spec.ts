@@ -58,7 +58,7 @@ describe('AudiencesService.snapshotChosenBatch', () => {
   /** Writes a snapshot of `chosen` batch by batch as a worker does, each batch's ids and result. */
   async function batches(chosen: string[], limit: number) {
     const { service } = timingOut('better-sqlite3', 0, 1);
-    const manager = { query: jest.fn().mockResolvedValue([{ total: 0 }]) };
+    const manager = { query: jest.fn().mockResolvedValue([]) };
     const seen: { ids: unknown[]; last: string | null; done: boolean }[] = [];
     let after: string | null = null;
     for (let batch = 0; batch < 10; batch++) {

@@ -252,13 +252,17 @@ export class AudiencesService implements HolderSegmentFilter {
     return { last: batch.at(-1) ?? null, done: left.length <= limit };
   }
 
-  /** Like {@link snapshot}, for holders chosen by id (those of the pass among them). */
+  /**
+   * Writes holders chosen by id (those of the pass among them) into `audience_member` under
+   * `snapshotId`, in the caller's transaction. It does not count the snapshot: a batched writer
+   * counts it once, with its last batch ({@link snapshotSize}).
+   */
   async snapshotIds(
     manager: EntityManager,
     snapshotId: string,
     pass: Pass,
     holderIds: readonly string[],
-  ): Promise<number> {
+  ): Promise<void> {
     for (let at = 0; at < holderIds.length; at += 500) {
       const chunk = holderIds.slice(at, at + 500);
       await manager.query(
@@ -266,7 +270,6 @@ export class AudiencesService implements HolderSegmentFilter {
         [snapshotId, pass.workspaceId, pass.id, ...chunk],
       );
     }
-    return this.snapshotSize(manager, snapshotId);
   }
 
   /** The snapshot's holder ids after `after` (null: from the first), in id order. */
