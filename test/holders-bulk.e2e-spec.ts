@@ -1,5 +1,5 @@
 import { RetentionWorker, ServiceEvents, sqlDialect, type RecordedEvent } from '@app/core';
-import { HolderBulkChangeWorker } from '@app/audiences';
+import { AudiencesService, HolderBulkChangeWorker } from '@app/audiences';
 import { GOOGLE_SAVE_URL_PREFIX } from '@app/wallet-b';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -595,6 +595,65 @@ describe(`Bulk changes, worker and retention (${TEST_DB})`, () => {
       updated: 0,
     });
     expect(failed.finishedTime).not.toBeNull();
+  });
+
+  it('snapshots chosen holders in batches; a resumed worker goes on after the last one committed', async () => {
+    const pass = await publishedPass(owner, 'Chosen card');
+    const rows = Array.from({ length: 5 }, (_, i) => ({ externalId: `c${i}` }));
+    const ids = Object.values(await importHolders(testApp.server, owner, pass.id, rows)).map(
+      (holder) => holder.id,
+    );
+    const chosen = [ids[4], ids[0], ids[2], ids[3], ids[0]];
+    const inOrder = [...new Set(chosen)].sort();
+    const change = await newChange(pass.id, { holderIds: chosen, addTags: ['picked'] });
+
+    // The second batch is taken over by another worker: it rolls back, the first stays.
+    const audiences = testApp.app.get(AudiencesService);
+    const snapshotIds = audiences.snapshotIds.bind(audiences);
+    const batches: string[][] = [];
+    const spy = jest
+      .spyOn(audiences, 'snapshotIds')
+      .mockImplementation(async (manager, snapshotId, batchPass, batchIds) => {
+        batches.push([...batchIds]);
+        await snapshotIds(manager, snapshotId, batchPass, batchIds);
+        if (batches.length === 2) {
+          await manager.query(
+            "UPDATE holder_bulk_change SET leased_by = 'another-worker' WHERE id = ?",
+            [snapshotId],
+          );
+        }
+      });
+    const { snapshotBatchSize } = testApp.config.worker;
+    testApp.config.worker.snapshotBatchSize = 2;
+    try {
+      expect(await worker.tick()).toBe(1);
+      expect(batches).toEqual([inOrder.slice(0, 2), inOrder.slice(2)]);
+      expect(await members(change.id)).toBe(2);
+      expect(await read(pass.id, change.id)).toMatchObject({
+        status: 'Pending',
+        matched: null,
+        updated: 0,
+      });
+
+      // Its lease runs out; the next attempt goes on after the first batch, never before it.
+      await dataSource.query(
+        'UPDATE holder_bulk_change SET lease_until = NULL, leased_by = NULL WHERE id = ?',
+        [change.id],
+      );
+      batches.length = 0;
+      expect(await worker.tick()).toBe(1);
+      expect(batches).toEqual([inOrder.slice(2)]);
+    } finally {
+      spy.mockRestore();
+      testApp.config.worker.snapshotBatchSize = snapshotBatchSize;
+    }
+    expect(await members(change.id)).toBe(inOrder.length);
+    expect(await read(pass.id, change.id)).toMatchObject({
+      status: 'Done',
+      matched: inOrder.length,
+      updated: inOrder.length,
+      skipped: 0,
+    });
   });
 
   it("deletes finished changes' snapshots after RETENTION_DAYS, in batches, and keeps the rest", async () => {

@@ -1,5 +1,5 @@
 import { CostlyReads, ReadDeadlineError, UnavailableError } from '@app/core';
-import type { DataSource, Repository } from 'typeorm';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { Pass, PassesService } from '@app/passes';
 import { readAudience } from './audience';
 import { AudiencesService } from './audiences.service';
@@ -51,5 +51,47 @@ describe('AudiencesService.size past its deadline', () => {
       'The database did not answer in time',
     );
     expect(dataSource.query).not.toHaveBeenCalled();
+  });
+});
+
+describe('AudiencesService.snapshotChosenBatch', () => {
+  /** Writes a snapshot of `chosen` batch by batch as a worker does, each batch's ids and result. */
+  async function batches(chosen: string[], limit: number) {
+    const { service } = timingOut('better-sqlite3', 0, 1);
+    const manager = { query: jest.fn().mockResolvedValue([]) };
+    const seen: { ids: unknown[]; last: string | null; done: boolean }[] = [];
+    let after: string | null = null;
+    for (let batch = 0; batch < 10; batch++) {
+      manager.query.mockClear();
+      const step = await service.snapshotChosenBatch(
+        manager as unknown as EntityManager,
+        'snap-1',
+        pass,
+        chosen,
+        after,
+        limit,
+      );
+      // The parameters after the snapshot id, workspace and pass are the batch's holder ids.
+      const ids = manager.query.mock.calls.flatMap(([, params]) => (params as unknown[]).slice(3));
+      seen.push({ ids, ...step });
+      if (step.done) break;
+      after = step.last;
+    }
+    return seen;
+  }
+
+  it('writes the chosen ids without repeats in order, checkpointing the last of each batch', async () => {
+    expect(await batches(['e', 'b', 'a', 'e', 'd', 'c'], 2)).toEqual([
+      { ids: ['a', 'b'], last: 'b', done: false },
+      { ids: ['c', 'd'], last: 'd', done: false },
+      { ids: ['e'], last: 'e', done: true },
+    ]);
+  });
+
+  it('ends with a full batch when the ids fill it exactly', async () => {
+    expect(await batches(['b', 'a', 'd', 'c'], 2)).toEqual([
+      { ids: ['a', 'b'], last: 'b', done: false },
+      { ids: ['c', 'd'], last: 'd', done: true },
+    ]);
   });
 });

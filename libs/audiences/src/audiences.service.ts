@@ -229,13 +229,40 @@ export class AudiencesService implements HolderSegmentFilter {
     return { last: ids.at(-1) ?? null, done: ids.length < limit };
   }
 
-  /** Like {@link snapshot}, for holders chosen by id (those of the pass among them). */
+  /**
+   * Writes the next `limit` chosen holders after `after` (null: from the first), in
+   * {@link chosenInOrder}, into `audience_member` under `snapshotId` (a notification's or a bulk
+   * change's id), those of the pass among them, in the caller's transaction, as
+   * {@link snapshotBatch} does for an audience: returns the last chosen id of the batch, null when
+   * none was left, and whether this was the last batch. A worker checkpoints `last` with the batch
+   * and passes it back as `after`, so a resumed snapshot goes on after the last batch committed.
+   */
+  async snapshotChosenBatch(
+    manager: EntityManager,
+    snapshotId: string,
+    pass: Pass,
+    holderIds: readonly string[],
+    after: string | null,
+    limit: number,
+  ): Promise<{ last: string | null; done: boolean }> {
+    const chosen = chosenInOrder(holderIds);
+    const left = after === null ? chosen : chosen.filter((id) => id > after);
+    const batch = left.slice(0, limit);
+    await this.snapshotIds(manager, snapshotId, pass, batch);
+    return { last: batch.at(-1) ?? null, done: left.length <= limit };
+  }
+
+  /**
+   * Writes holders chosen by id (those of the pass among them) into `audience_member` under
+   * `snapshotId`, in the caller's transaction. It does not count the snapshot: a batched writer
+   * counts it once, with its last batch ({@link snapshotSize}).
+   */
   async snapshotIds(
     manager: EntityManager,
     snapshotId: string,
     pass: Pass,
     holderIds: readonly string[],
-  ): Promise<number> {
+  ): Promise<void> {
     for (let at = 0; at < holderIds.length; at += 500) {
       const chunk = holderIds.slice(at, at + 500);
       await manager.query(
@@ -243,7 +270,6 @@ export class AudiencesService implements HolderSegmentFilter {
         [snapshotId, pass.workspaceId, pass.id, ...chunk],
       );
     }
-    return this.snapshotSize(manager, snapshotId);
   }
 
   /** The snapshot's holder ids after `after` (null: from the first), in id order. */
@@ -269,6 +295,15 @@ export class AudiencesService implements HolderSegmentFilter {
     );
     return Number(row.total);
   }
+}
+
+/**
+ * Chosen holder ids without repeats, in the order their snapshot is written in batches
+ * ({@link AudiencesService.snapshotChosenBatch}); the last of them is the checkpoint of a complete
+ * snapshot.
+ */
+export function chosenInOrder(holderIds: readonly string[]): string[] {
+  return [...new Set(holderIds)].sort();
 }
 
 function audiencePass(pass: Pass): AudiencePass {

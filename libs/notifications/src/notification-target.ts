@@ -1,3 +1,4 @@
+import { chosenInOrder } from '@app/audiences';
 import { InvalidInputError } from '@app/core';
 import type { Notification } from './entities/notification.entity';
 
@@ -55,11 +56,6 @@ export function snapshotTaken(
     return notification.snapshotCursor === lastChosen(notification.holderIds);
   }
   return !targetsAudience(notification) || notification.audienceSize !== null;
-}
-
-/** The chosen holder ids without repeats, in the order their snapshot is written. */
-export function chosenInOrder(holderIds: readonly string[]): string[] {
-  return [...new Set(holderIds)].sort();
 }
 
 function lastChosen(holderIds: readonly string[]): string | null {

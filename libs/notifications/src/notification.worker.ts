@@ -29,7 +29,7 @@ import {
   type JsonObject,
   type NotificationStatus,
 } from './entities/notification.entity';
-import { chosenInOrder, recipientsOf, snapshotTaken, type Recipients } from './notification-target';
+import { recipientsOf, snapshotTaken, type Recipients } from './notification-target';
 
 const NOTIFICATIONS_PER_TICK = 10;
 
@@ -154,18 +154,20 @@ export class NotificationWorker extends LeasedWorker<Notification> {
     pass: Pass,
     holderIds: readonly string[],
   ): Promise<boolean> {
-    const chosen = chosenInOrder(holderIds);
-    const final = chosen.at(-1);
-    if (final === undefined) return true;
     const { snapshotBatchSize } = this.config.worker;
     return this.snapshotInBatches(notification, async (manager) => {
-      const cursor = notification.snapshotCursor;
-      const batch = chosen
-        .filter((id) => cursor === null || id > cursor)
-        .slice(0, snapshotBatchSize);
-      await this.audiences.snapshotIds(manager, notification.id, pass, batch);
-      const last = batch.at(-1) ?? final;
-      return { progress: { snapshotCursor: last }, last: last === final };
+      const batch = await this.audiences.snapshotChosenBatch(
+        manager,
+        notification.id,
+        pass,
+        holderIds,
+        notification.snapshotCursor,
+        snapshotBatchSize,
+      );
+      return {
+        progress: { snapshotCursor: batch.last ?? notification.snapshotCursor },
+        last: batch.done,
+      };
     });
   }
 

@@ -1,14 +1,14 @@
 import {
-  betweenBatches,
   APP_CONFIG,
+  checkpointedBatches,
+  CheckpointRefused,
   DomainError,
   LeasedWorker,
-  withDatabaseTimeouts,
   WorkerScheduler,
   type AppConfig,
 } from '@app/core';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, In, IsNull, LessThan } from 'typeorm';
+import { DataSource, In, IsNull, LessThan, type EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { AudienceJson, Condition } from '../audience';
 import { AudiencesService } from '../audiences.service';
@@ -30,9 +30,6 @@ const CHANGES_PER_TICK = 10;
  */
 const MOST_CLAIMS = 10;
 
-/** Thrown inside a batch's transaction when this worker no longer holds the change: roll back. */
-class LeaseLost extends Error {}
-
 /**
  * Works through bulk changes of holders. Any number of workers share them: a
  * change is claimed by compare-and-set under a lease, and each step commits together with the
@@ -40,12 +37,13 @@ class LeaseLost extends Error {}
  * holder is changed twice:
  *
  * 1. the target's holders are snapshotted into `audience_member` (a segment's audience as it is
- *    now), `matched` set and the status moved to Running, in one transaction;
+ *    now) in batches of SNAPSHOT_BATCH_SIZE, each checkpointing `snapshotCursor`, the last also
+ *    setting `matched` and moving the status to Running;
  * 2. then batches of BULK_CHANGE_BATCH_SIZE holder ids after `cursor`, each one
  *    `HolderChanges.transaction` that changes those holders as a PATCH would
  *    (`HoldersService.editBatch`: rows, audiences' rows, `holder.updated` events) and
- *    checkpoints `{cursor, updated, skipped}`; a worker that lost the lease throws, so its batch
- *    rolls back, events included;
+ *    checkpoints `{cursor, updated, skipped}`; a refused checkpoint (another worker took the
+ *    change over) throws `CheckpointRefused`, so its batch rolls back, events included;
  * 3. Done once no holder is left, in one transaction with the announcement of the visible
  *    changes to the wallets: `holdersChangedSince(pass, createdTime)`, one WalletA push job and
  *    one WalletB sync job for the whole change. Every holder the change changed has an
@@ -55,8 +53,8 @@ class LeaseLost extends Error {}
  *    batches of 20 pushed each device six times.) A holder that someone else changed meanwhile
  *    is pushed once more, which only makes its device fetch again.
  *
- * Failed when the pass was deleted meanwhile (its deletion reaches every holder), or the segment
- * before the start.
+ * Both loops run on `checkpointedBatches`, under the worker's query deadline. Failed when the
+ * pass was deleted meanwhile (its deletion reaches every holder), or the segment before the start.
  */
 @Injectable()
 export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
@@ -109,32 +107,25 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
         await this.end(change, pass, 'Failed', `Given up after ${MOST_CLAIMS} claims`);
         return;
       }
-      if (change.status === 'Pending') {
-        const started = await this.start(change, pass);
-        if (started === null) return;
-        Object.assign(change, started);
-      }
+      if (change.status === 'Pending' && !(await this.start(change, pass))) return;
       let current = pass;
-      for (;;) {
-        if (this.handle.shuttingDown) {
-          // Another worker goes on at once, not once the lease has run out.
-          await this.lease.release(change.id, {});
-          return;
-        }
+      const applied = await this.inBatches(change, async () => {
         const ids = await this.audiences.snapshotPage(
           this.dataSource.manager,
           change.id,
           change.cursor,
           this.config.worker.bulkChangeBatchSize,
         );
-        if (ids.length === 0) break;
+        if (ids.length === 0) return true;
         // The pass as it is now: its default values are what a holder without its own has.
         const live = await this.livePass(change);
-        if (live === null) return;
+        if (live === null) return true;
         current = live;
         Object.assign(change, await this.batch(change, current, ids));
-        await betweenBatches();
-      }
+        return false;
+      });
+      // Failed instead when the pass was deleted meanwhile.
+      if (!applied || change.status !== 'Running') return;
       await this.end(change, current, 'Done', null);
       this.logger.log(
         {
@@ -146,35 +137,63 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
         'Bulk change done',
       );
     } catch (error) {
-      if (!(error instanceof LeaseLost)) throw error;
-      this.logger.warn(
-        { bulkChangeId: change.id },
-        'Lost the lease of a bulk change; another worker goes on',
-      );
+      if (!(error instanceof CheckpointRefused)) throw error;
+      this.leaseLost(change);
     }
   }
 
   /**
-   * Snapshots the target's holders and moves the change to Running. Chosen holders (at most
-   * 1,000) are written in one transaction with the move; an audience's holders in batches in id
-   * order, each in one transaction with its checkpoint (`snapshotCursor`), the last with the move,
-   * under the worker's query deadline, so a snapshot of any size is written and a resumed worker
-   * goes on after the last batch committed. A segment's audience as the first batch read it is
-   * kept in `audience` for the rest. A target that no longer reads (the segment was deleted, the
-   * audience names a field the pass lost) fails the change. Null when the change was ended or
-   * the lease lost, or the process is shutting down.
+   * Runs `batch` on {@link checkpointedBatches} under the worker's query deadline; true once its
+   * last batch committed. A process shutting down releases the change between batches, so that
+   * another worker goes on at once, not once the lease has run out.
    */
-  private async start(
+  private async inBatches(
     change: HolderBulkChange,
-    pass: Pass,
-  ): Promise<Pick<HolderBulkChange, 'status' | 'matched'> | null> {
+    batch: () => Promise<boolean>,
+  ): Promise<boolean> {
+    const end = await checkpointedBatches(
+      { queryMs: this.config.worker.batchQueryMs, stopping: () => this.handle.shuttingDown },
+      batch,
+    );
+    if (end === 'stopped') await this.lease.release(change.id, {});
+    if (end === 'lost') this.leaseLost(change);
+    return end === 'done';
+  }
+
+  private leaseLost(change: HolderBulkChange): void {
+    this.logger.warn(
+      { bulkChangeId: change.id },
+      'Lost the lease of a bulk change; another worker goes on',
+    );
+  }
+
+  /**
+   * Snapshots the target's holders and moves the change to Running: in batches in id order, each
+   * in one transaction with its checkpoint (`snapshotCursor`), the last with the move, under the
+   * worker's query deadline, so a snapshot of any size is written and a resumed worker goes on
+   * after the last batch committed. Chosen holders are written as a notification's are
+   * (`AudiencesService.snapshotChosenBatch`), an audience's as it matches now; a segment's
+   * audience as the first batch read it is kept in `audience` for the rest. A target that no
+   * longer reads (the segment was deleted, the audience names a field the pass lost) fails the
+   * change. False when the change was ended or the lease lost, or the process is shutting down.
+   */
+  private async start(change: HolderBulkChange, pass: Pass): Promise<boolean> {
+    const { snapshotBatchSize } = this.config.worker;
     if (change.holderIds !== null) {
       const holderIds = change.holderIds;
-      return this.dataSource.transaction(async (manager) => {
-        const matched = await this.audiences.snapshotIds(manager, change.id, pass, holderIds);
-        const started = { status: 'Running' as const, matched };
-        if (!(await this.lease.checkpoint(change.id, started, manager))) throw new LeaseLost();
-        return started;
+      return this.snapshotInBatches(change, async (manager) => {
+        const batch = await this.audiences.snapshotChosenBatch(
+          manager,
+          change.id,
+          pass,
+          holderIds,
+          change.snapshotCursor,
+          snapshotBatchSize,
+        );
+        return {
+          done: batch.done,
+          progress: { snapshotCursor: batch.last ?? change.snapshotCursor },
+        };
       });
     }
     let condition: Condition;
@@ -191,42 +210,55 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       await this.end(change, pass, 'Failed', targetGone(change, error));
-      return null;
+      return false;
     }
-    const { snapshotBatchSize, batchQueryMs } = this.config.worker;
-    for (;;) {
-      if (this.handle.shuttingDown) {
-        await this.lease.release(change.id, {});
-        return null;
-      }
-      const step = await withDatabaseTimeouts({ queryMs: batchQueryMs }, () =>
-        this.dataSource.transaction(async (manager) => {
-          const batch = await this.audiences.snapshotBatch(
-            manager,
-            change.id,
-            pass,
-            condition,
-            change.snapshotCursor,
-            snapshotBatchSize,
-          );
-          const progress: Partial<HolderBulkChange> = {
-            audience,
-            snapshotCursor: batch.last ?? change.snapshotCursor,
-          };
-          if (batch.done) {
-            progress.status = 'Running';
-            progress.matched = await this.audiences.snapshotSize(manager, change.id);
-          }
-          // A simple-json column: TypeORM's deep-partial type cannot see into its object.
-          const written = progress as QueryDeepPartialEntity<HolderBulkChange>;
-          if (!(await this.lease.checkpoint(change.id, written, manager))) throw new LeaseLost();
-          return progress;
-        }),
+    return this.snapshotInBatches(change, async (manager) => {
+      const batch = await this.audiences.snapshotBatch(
+        manager,
+        change.id,
+        pass,
+        condition,
+        change.snapshotCursor,
+        snapshotBatchSize,
       );
-      Object.assign(change, step);
-      if (step.status === 'Running') return { status: 'Running', matched: step.matched! };
-      await betweenBatches();
-    }
+      return {
+        done: batch.done,
+        progress: { audience, snapshotCursor: batch.last ?? change.snapshotCursor },
+      };
+    });
+  }
+
+  /**
+   * Writes the snapshot batch by batch ({@link inBatches}): each `write` in one transaction with
+   * its progress, the last also setting `matched` and moving the change to Running, which commits
+   * only while this worker holds the lease.
+   */
+  private snapshotInBatches(
+    change: HolderBulkChange,
+    write: (
+      manager: EntityManager,
+    ) => Promise<{ progress: Partial<HolderBulkChange>; done: boolean }>,
+  ): Promise<boolean> {
+    return this.inBatches(change, async () => {
+      const progress = await this.dataSource.transaction(async (manager) => {
+        const written = await write(manager);
+        const step: Partial<HolderBulkChange> = written.done
+          ? {
+              ...written.progress,
+              status: 'Running',
+              matched: await this.audiences.snapshotSize(manager, change.id),
+            }
+          : written.progress;
+        // A simple-json column: TypeORM's deep-partial type cannot see into its object.
+        const checkpoint = step as QueryDeepPartialEntity<HolderBulkChange>;
+        if (!(await this.lease.checkpoint(change.id, checkpoint, manager))) {
+          throw new CheckpointRefused();
+        }
+        return step;
+      });
+      Object.assign(change, progress);
+      return progress.status === 'Running';
+    });
   }
 
   /**
@@ -249,7 +281,7 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
         skipped: change.skipped + counts.skipped,
       };
       if (!(await this.lease.checkpoint(change.id, progress, changes.manager))) {
-        throw new LeaseLost();
+        throw new CheckpointRefused();
       }
       this.logger.debug({ bulkChangeId: change.id, ...progress }, 'Bulk change batch');
       return progress;
@@ -290,7 +322,9 @@ export class HolderBulkChangeWorker extends LeasedWorker<HolderBulkChange> {
         changes.holdersChangedSince(pass.id, change.createdTime);
       }
       const ended = { status, failureReason, finishedTime };
-      if (!(await this.lease.finish(change.id, ended, changes.manager))) throw new LeaseLost();
+      if (!(await this.lease.finish(change.id, ended, changes.manager))) {
+        throw new CheckpointRefused();
+      }
     });
     Object.assign(change, { status, failureReason, finishedTime });
   }
