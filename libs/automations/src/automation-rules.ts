@@ -8,7 +8,7 @@ export const MAX_AUTOMATIONS_PER_PASS = 50;
 /** The most actions an automation runs. */
 export const MAX_ACTIONS = 10;
 /** A notify action's message: as long as a notification's may be. */
-export const MAX_MESSAGE_LENGTH = 1000;
+export const MAX_NOTIFY_MESSAGE_LENGTH = 1000;
 
 /** The events of a holder an automation may react to, besides a yearly date. */
 export const HOLDER_TRIGGERS = [
@@ -36,6 +36,8 @@ export type AutomationAction =
     }
   | { increment: Record<string, number> }
   | { notify: { message: string } };
+
+const ONE_ACTION = `exactly one of ${ACTIONS.map((name) => `{"${name}": …}`).join(', ')}`;
 
 /** A local time of day, 00:00 to 23:59. */
 const TIME_OF_DAY = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
@@ -117,21 +119,17 @@ function readAction(
   json: unknown,
   at: string,
 ): { action: AutomationAction; problems?: undefined } | { problems: Problems } {
-  const oneOf = `must be exactly one of ${ACTIONS.map((name) => `{"${name}": …}`).join(', ')}`;
-  if (!isObject(json)) return { problems: { [at]: oneOf } };
+  if (!isObject(json)) return { problems: { [at]: `must be ${ONE_ACTION}` } };
   const keys = Object.keys(json);
   const unknown = keys.filter((key) => !(ACTIONS as readonly string[]).includes(key));
   if (unknown.length > 0) {
     return {
       problems: Object.fromEntries(
-        unknown.map((key) => [
-          `${at}.${key}`,
-          `is not an action; ${oneOf.replace('must be ', '')}`,
-        ]),
+        unknown.map((key) => [`${at}.${key}`, `is not an action; give ${ONE_ACTION}`]),
       ),
     };
   }
-  if (keys.length !== 1) return { problems: { [at]: oneOf } };
+  if (keys.length !== 1) return { problems: { [at]: `must be ${ONE_ACTION}` } };
   const name = keys[0] as (typeof ACTIONS)[number];
   const value = json[name];
   const path = `${at}.${name}`;
@@ -214,9 +212,9 @@ function readNotify(
   // Counted as the notifications' message is (class-validator's MaxLength): by code point.
   if (typeof message !== 'string' || message.length === 0) {
     problems[`${path}.message`] = 'must be a non-empty text';
-  } else if ([...message].length > MAX_MESSAGE_LENGTH) {
+  } else if ([...message].length > MAX_NOTIFY_MESSAGE_LENGTH) {
     problems[`${path}.message`] =
-      `must be shorter than or equal to ${MAX_MESSAGE_LENGTH} characters`;
+      `must be shorter than or equal to ${MAX_NOTIFY_MESSAGE_LENGTH} characters`;
   }
   return Object.keys(problems).length > 0
     ? { problems }

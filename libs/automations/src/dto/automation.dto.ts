@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import {
   MAX_ACTIONS,
-  MAX_MESSAGE_LENGTH,
+  MAX_NOTIFY_MESSAGE_LENGTH,
   type AutomationAction,
   type AutomationTrigger,
 } from '../automation-rules';
@@ -53,7 +53,7 @@ const ACTIONS_PROPERTY = {
     '{…}, "attributes"?: {…}}}` (as a holder PATCH takes them: face field keys of the pass, ' +
     'null back to the pass’s value; attribute keys, null removes), `{"increment": {"<face ' +
     'field or attribute key>": number}}` (as a bulk change’s `increment`) and `{"notify": ' +
-    `{"message": "<1 to ${MAX_MESSAGE_LENGTH} characters>"}}\`.`,
+    `{"message": "<1 to ${MAX_NOTIFY_MESSAGE_LENGTH} characters>"}}\`.`,
 } as const;
 
 const AUTOMATION_AUDIENCE_PROPERTY = {
