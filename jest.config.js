@@ -13,6 +13,8 @@ const moduleNameMapper = {
   '^@app/passes/(.*)$': '<rootDir>/libs/passes/src/$1',
   '^@app/holders$': '<rootDir>/libs/holders/src',
   '^@app/holders/(.*)$': '<rootDir>/libs/holders/src/$1',
+  '^@app/automations$': '<rootDir>/libs/automations/src',
+  '^@app/automations/(.*)$': '<rootDir>/libs/automations/src/$1',
   '^@app/audiences$': '<rootDir>/libs/audiences/src',
   '^@app/audiences/(.*)$': '<rootDir>/libs/audiences/src/$1',
   '^@app/locations$': '<rootDir>/libs/locations/src',

@@ -64,6 +64,12 @@ function validBody(operation: Operation, a: WorkspaceARecords): unknown {
     'POST /v1/wallet-pass/{id}/segments': { name: 'Isolation segment', audience: { tag: 'gold' } },
     'PATCH /v1/wallet-pass/{id}/segments/{segmentId}': { name: 'Renamed elsewhere' },
     'POST /v1/wallet-pass/{id}/audience': { audience: { tag: 'gold' } },
+    'POST /v1/wallet-pass/{id}/automations': {
+      name: 'Isolation automation',
+      trigger: { on: 'holder.created' },
+      actions: [{ addTags: ['isolation'] }],
+    },
+    'PATCH /v1/wallet-pass/{id}/automations/{automationId}': { name: 'Renamed elsewhere' },
     'POST /v1/wallet-pass-location': locationBody(a.passId),
     'PUT /v1/wallet-pass-location/{locationId}': locationBody(null),
     'POST /v1/promo-campaign': { name: 'Isolation campaign' },

@@ -563,6 +563,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/wallet-pass/{id}/automations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A pass's automations, newest first */
+    get: operations['AutomationsController_list'];
+    put?: never;
+    /**
+     * Create an automation of the pass
+     * @description A pass has at most 50 automations.
+     */
+    post: operations['AutomationsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallet-pass/{id}/automations/{automationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One automation */
+    get: operations['AutomationsController_get'];
+    put?: never;
+    post?: never;
+    /** Delete an automation */
+    delete: operations['AutomationsController_remove'];
+    options?: never;
+    head?: never;
+    /** Change any of an automation’s inputs */
+    patch: operations['AutomationsController_update'];
+    trace?: never;
+  };
   '/v1/wallet-pass/{id}/stats': {
     parameters: {
       query?: never;
@@ -2208,6 +2248,200 @@ export interface components {
        * @example 420
        */
       walletBObjects: number;
+    };
+    CreateAutomationDto: {
+      /**
+       * @description Unique per pass.
+       * @example Welcome to Gold
+       */
+      name: string;
+      /**
+       * @description Exactly one of `{"on": "holder.created"}`, `{"on": "holder.installed"}`, `{"on": "holder.uninstalled"}`, `{"on": "holder.entered"}` (requires `audience`) and `{"on": "date", "attribute": "<attribute key>", "time": "HH:MM", "timeZone": "<IANA>"}` (every year on the month and day of the holder’s attribute, a `YYYY-MM-DD` text). The time zone is answered as the time zone database spells it.
+       * @example {
+       *       "on": "holder.entered"
+       *     }
+       */
+      trigger: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description Who the actions are for: the holder must match it when the trigger fires. Required for `holder.entered`; absent or null: every holder. A condition tree. A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels, 5,000 `in` values in all and 10 `contains` tests.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description 1 to 10 actions, run in order; each exactly one of `{"addTags": [tag, …]}`, `{"removeTags": [tag, …]}` (1 to 50 tags of `[A-Za-z0-9._:-]{1,64}`, answered sorted without repeats), `{"set": {"fieldValues"?: {…}, "attributes"?: {…}}}` (as a holder PATCH takes them: face field keys of the pass, null back to the pass’s value; attribute keys, null removes), `{"increment": {"<face field or attribute key>": number}}` (as a bulk change’s `increment`) and `{"notify": {"message": "<1 to 1000 characters>"}}`.
+       * @example [
+       *       {
+       *         "addTags": [
+       *           "gold"
+       *         ]
+       *       },
+       *       {
+       *         "notify": {
+       *           "message": "Welcome to Gold, {{fieldValues.name}}!"
+       *         }
+       *       }
+       *     ]
+       */
+      actions: {
+        [key: string]: unknown;
+      }[];
+      /**
+       * @default true
+       * @example true
+       */
+      enabled?: boolean;
+    };
+    AutomationResponse: {
+      id: string;
+      passId: string;
+      /** @example Welcome to Gold */
+      name: string;
+      /**
+       * @example {
+       *       "on": "holder.entered"
+       *     }
+       */
+      trigger: {
+        [key: string]: unknown;
+      };
+      /**
+       * @example {
+       *       "attribute": "points",
+       *       "gte": 1000
+       *     }
+       */
+      audience: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @example [
+       *       {
+       *         "addTags": [
+       *           "gold"
+       *         ]
+       *       },
+       *       {
+       *         "notify": {
+       *           "message": "Welcome to Gold, {{fieldValues.name}}!"
+       *         }
+       *       }
+       *     ]
+       */
+      actions: {
+        [key: string]: unknown;
+      }[];
+      /** @example true */
+      enabled: boolean;
+      /**
+       * @description Runs whose actions ran
+       * @example 0
+       */
+      runCount: number;
+      /**
+       * @description Runs skipped (the holder outside the audience)
+       * @example 0
+       */
+      skippedCount: number;
+      /**
+       * @description Runs that failed
+       * @example 0
+       */
+      failedCount: number;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      lastRunTime: string | null;
+      workspaceId: string;
+      /** Format: date-time */
+      createdTime: string;
+      /** Format: date-time */
+      updatedTime: string;
+      createdBy: string | null;
+      updatedBy: string | null;
+    };
+    AutomationPage: {
+      items: components['schemas']['AutomationResponse'][];
+      cursor: string | null;
+      hasMore: boolean;
+    };
+    UpdateAutomationDto: {
+      /** @example Welcome to Gold */
+      name?: string;
+      /**
+       * @description Exactly one of `{"on": "holder.created"}`, `{"on": "holder.installed"}`, `{"on": "holder.uninstalled"}`, `{"on": "holder.entered"}` (requires `audience`) and `{"on": "date", "attribute": "<attribute key>", "time": "HH:MM", "timeZone": "<IANA>"}` (every year on the month and day of the holder’s attribute, a `YYYY-MM-DD` text). The time zone is answered as the time zone database spells it.
+       * @example {
+       *       "on": "holder.entered"
+       *     }
+       */
+      trigger?: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description Who the actions are for: the holder must match it when the trigger fires. Required for `holder.entered`; absent or null: every holder. A condition tree. A node is exactly one of `{"all": [node, …]}`, `{"any": [node, …]}`, `{"not": node}`, `{"tag": "gold"}`, `{"field": "<face field key>", <op>}` (the holder’s value, else the pass’s), `{"attribute": "<key>", <op>}`, `{"installed": "walletA" | "walletB" | "any" | "none"}`, `{"status": "Active" | "Voided"}` (without one, Active holders only), `{"createdAfter": "<ISO>"}`, `{"createdBefore": "<ISO>"}`. `<op>` is one of `eq`, `ne`, `in` (≤ 1,000 values), `gt`, `gte`, `lt`, `lte`, `exists` (boolean), `contains` (case-insensitive). A number compares numerically (a text that is a decimal number counts as that number), a text as text; a holder without the value matches only `exists: false` and `ne`. At most 100 nodes, 6 levels, 5,000 `in` values in all and 10 `contains` tests.
+       * @example {
+       *       "all": [
+       *         {
+       *           "tag": "gold"
+       *         },
+       *         {
+       *           "attribute": "city",
+       *           "eq": "Zurich"
+       *         },
+       *         {
+       *           "field": "points",
+       *           "gte": 500
+       *         },
+       *         {
+       *           "installed": "any"
+       *         }
+       *       ]
+       *     }
+       */
+      audience?: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description 1 to 10 actions, run in order; each exactly one of `{"addTags": [tag, …]}`, `{"removeTags": [tag, …]}` (1 to 50 tags of `[A-Za-z0-9._:-]{1,64}`, answered sorted without repeats), `{"set": {"fieldValues"?: {…}, "attributes"?: {…}}}` (as a holder PATCH takes them: face field keys of the pass, null back to the pass’s value; attribute keys, null removes), `{"increment": {"<face field or attribute key>": number}}` (as a bulk change’s `increment`) and `{"notify": {"message": "<1 to 1000 characters>"}}`.
+       * @example [
+       *       {
+       *         "addTags": [
+       *           "gold"
+       *         ]
+       *       },
+       *       {
+       *         "notify": {
+       *           "message": "Welcome to Gold, {{fieldValues.name}}!"
+       *         }
+       *       }
+       *     ]
+       */
+      actions?: {
+        [key: string]: unknown;
+      }[];
+      /** @example true */
+      enabled?: boolean;
     };
     PassStatsDay: {
       /**
@@ -6225,6 +6459,389 @@ export interface operations {
       };
       /** @description Unknown pass or segment, or one of another workspace */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AutomationsController_list: {
+    parameters: {
+      query?: {
+        /** @description The `cursor` of the previous page. */
+        cursor?: string;
+        limit?: number;
+      };
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AutomationPage'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or automation, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AutomationsController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateAutomationDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AutomationResponse'];
+        };
+      };
+      /** @description A trigger, audience or action that is not valid, keyed by its path; nothing is stored */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "trigger.timeZone": "must be an IANA time zone, e.g. Europe/Zurich",
+           *         "actions.2.increment.tier": "is not a field of the pass; its face fields' keys are points; nor is it an attribute key (keys match ^[A-Za-z][A-Za-z0-9_]{0,63}$)"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or automation, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The name is taken for this pass, or the pass has 50 automations already */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "CONFLICT",
+           *       "errorMessage": "A pass can have at most 50 automations",
+           *       "context": {
+           *         "passId": "019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b",
+           *         "limit": 50
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AutomationsController_get: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        automationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AutomationResponse'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or automation, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AutomationsController_remove: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        automationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or automation, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  AutomationsController_update: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace to act in; the caller's first workspace when absent */
+        'x-workspace-id'?: string;
+      };
+      path: {
+        id: string;
+        automationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateAutomationDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AutomationResponse'];
+        };
+      };
+      /** @description A trigger, audience or action that is not valid, keyed by its path; nothing is stored */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "txId": "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b",
+           *       "timestamp": "2026-01-31T12:00:00.000Z",
+           *       "errorCode": "INVALID_INPUT",
+           *       "context": {
+           *         "trigger.timeZone": "must be an IANA time zone, e.g. Europe/Zurich",
+           *         "actions.2.increment.tier": "is not a field of the pass; its face fields' keys are points; nor is it an attribute key (keys match ^[A-Za-z][A-Za-z0-9_]{0,63}$)"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No credentials, or an invalid token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Invalid or revoked API key, a workspace the caller is not a member of, or a role that may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown pass or automation, or one of another workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The name is taken for this pass */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -12,6 +12,7 @@ import {
 import { LocationsModule } from '@app/locations';
 import { NotificationsModule } from '@app/notifications';
 import { AudiencesModule, HolderBulkChangesModule } from '@app/audiences';
+import { AutomationsModule } from '@app/automations';
 import { HoldersModule } from '@app/holders';
 import { PassesModule, PassStatsModule } from '@app/passes';
 import { UploadsModule } from '@app/uploads';
@@ -42,10 +43,12 @@ export class AppModule {
         // `GET /wallet-pass/:id` would otherwise answer `GET /wallet-pass/notifications`.
         NotificationsModule,
         PassesModule,
-        // Routes and the OpenAPI document follow this order: bulk changes, holders, segments.
+        // Routes and the OpenAPI document follow this order: bulk changes, holders, segments,
+        // automations.
         HolderBulkChangesModule,
         HoldersModule,
         AudiencesModule,
+        AutomationsModule,
         // After NotificationsModule too: `GET /wallet-pass/:id/stats` would take
         // `GET /wallet-pass/notifications/stats` (a notification id, however unlikely).
         PassStatsModule,

@@ -1,5 +1,6 @@
 import { AUDIENCE_ENTITIES } from '@app/audiences';
 import { AUTH_ENTITIES } from '@app/auth';
+import { AUTOMATION_ENTITIES } from '@app/automations';
 import { CAMPAIGN_ENTITIES } from '@app/campaigns';
 import { HOLDER_ENTITIES } from '@app/holders';
 import { LOCATION_ENTITIES } from '@app/locations';
@@ -17,6 +18,7 @@ export const ALL_ENTITIES = [
   ...PASS_ENTITIES,
   ...HOLDER_ENTITIES,
   ...AUDIENCE_ENTITIES,
+  ...AUTOMATION_ENTITIES,
   ...LOCATION_ENTITIES,
   ...CAMPAIGN_ENTITIES,
   ...WALLET_A_ENTITIES,

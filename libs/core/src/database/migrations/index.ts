@@ -30,6 +30,7 @@ import { HolderNfcMessage1764130000000 } from './1764130000000-holder-nfc-messag
 import { DeviceLogVerified1764140000000 } from './1764140000000-device-log-verified';
 import { SnapshotCursors1764150000000 } from './1764150000000-snapshot-cursors';
 import { HolderIdBytes1764160000000 } from './1764160000000-holder-id-bytes';
+import { CreateAutomations1764170000000 } from './1764170000000-create-automations';
 
 /** Every migration, oldest first. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   DeviceLogVerified1764140000000,
   SnapshotCursors1764150000000,
   HolderIdBytes1764160000000,
+  CreateAutomations1764170000000,
 ];
