@@ -1,7 +1,6 @@
 import {
   flattenValidationErrors,
   FreeForm,
-  ID_PATTERN,
   IsIsoDateTime,
   MUST_NOT_BE_NULL,
   NestedObject,
@@ -9,6 +8,7 @@ import {
   plainToDto,
   ReadOnly,
   Required,
+  PathId,
 } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
@@ -27,16 +27,10 @@ export const MAX_FIELD_VALUE_LENGTH = 2000;
 
 /** `{id}` (the pass) and `{holderId}` in a holder's path. */
 export class HolderPathParams {
-  @ApiProperty({ pattern: ID_PATTERN.source, example: '019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b' })
-  @IsString()
-  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
-  @MaxLength(64)
+  @PathId('019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b')
   id!: string;
 
-  @ApiProperty({ pattern: ID_PATTERN.source, example: '019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b' })
-  @IsString()
-  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
-  @MaxLength(64)
+  @PathId('019a2b3c-2222-7f60-8a1b-2c3d4e5f6a7b')
   holderId!: string;
 }
 

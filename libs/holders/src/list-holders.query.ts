@@ -1,4 +1,4 @@
-import { ID_PATTERN, PageQuery, QueryBoolean, QueryList } from '@app/core';
+import { ID_PATTERN, PageQuery, QueryBoolean, QueryList, ID_MESSAGE } from '@app/core';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -62,7 +62,7 @@ export class ListHoldersQuery extends PageQuery {
   })
   @IsOptional()
   @IsString()
-  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
+  @Matches(ID_PATTERN, ID_MESSAGE)
   @MaxLength(64)
   segmentId?: string;
 }

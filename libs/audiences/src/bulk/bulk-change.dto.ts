@@ -5,6 +5,8 @@ import {
   MUST_NOT_BE_EMPTY,
   NestedObject,
   ReadOnly,
+  PathId,
+  ID_MESSAGE,
 } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
@@ -28,20 +30,12 @@ import {
   type HolderBulkChange,
 } from './holder-bulk-change.entity';
 
-const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
-
 /** `{id}` (the pass) and `{bulkId}` in a bulk change's path. */
 export class BulkChangePathParams {
-  @ApiProperty({ pattern: ID_PATTERN.source, example: '019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b' })
-  @IsString()
-  @Matches(ID_PATTERN, ID_MESSAGE)
-  @MaxLength(64)
+  @PathId('019a2b3c-1111-7f60-8a1b-2c3d4e5f6a7b')
   id!: string;
 
-  @ApiProperty({ pattern: ID_PATTERN.source, example: '019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b' })
-  @IsString()
-  @Matches(ID_PATTERN, ID_MESSAGE)
-  @MaxLength(64)
+  @PathId('019a2b3c-3333-7f60-8a1b-2c3d4e5f6a7b')
   bulkId!: string;
 }
 

@@ -1,10 +1,8 @@
-import { ID_PATTERN, NotEmpty, ReadOnly, Required } from '@app/core';
+import { ID_PATTERN, NotEmpty, PathId, ReadOnly, Required, ID_MESSAGE } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { AudienceJson } from '../audience';
 import type { Segment } from '../segment.entity';
-
-const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 
 export const AUDIENCE_DESCRIPTION =
   'A condition tree. A node is exactly one of `{"all": [node, …]}`, ' +
@@ -37,16 +35,10 @@ export const AUDIENCE_PROPERTY = {
 
 /** `{id}` (the pass) and `{segmentId}` in a segment's path. */
 export class SegmentPathParams {
-  @ApiProperty({ pattern: ID_PATTERN.source })
-  @IsString()
-  @Matches(ID_PATTERN, ID_MESSAGE)
-  @MaxLength(64)
+  @PathId()
   id!: string;
 
-  @ApiProperty({ pattern: ID_PATTERN.source })
-  @IsString()
-  @Matches(ID_PATTERN, ID_MESSAGE)
-  @MaxLength(64)
+  @PathId()
   segmentId!: string;
 }
 

@@ -1,11 +1,6 @@
-import { ID_PATTERN } from '@app/core';
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { PathId } from '@app/core';
 
 export class UserIdParam {
-  @ApiProperty({ pattern: ID_PATTERN.source })
-  @IsString()
-  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
-  @MaxLength(64)
+  @PathId()
   userId!: string;
 }

@@ -1,6 +1,6 @@
 import type { AudienceJson } from '@app/audiences';
 import { AUDIENCE_PROPERTY } from '@app/audiences';
-import { FreeForm, ID_PATTERN, MUST_BE_OBJECT, NotEmpty, ReadOnly, Required } from '@app/core';
+import { FreeForm, MUST_BE_OBJECT, NotEmpty, PathId, ReadOnly, Required } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsArray,
@@ -8,7 +8,6 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Matches,
   MaxLength,
   ValidateIf,
 } from 'class-validator';
@@ -19,8 +18,6 @@ import {
   type AutomationTrigger,
 } from '../automation-rules';
 import type { Automation } from '../automation.entity';
-
-const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 
 const TRIGGER_EXAMPLE = { on: 'holder.entered' };
 const ACTIONS_EXAMPLE = [
@@ -67,16 +64,10 @@ const AUTOMATION_AUDIENCE_PROPERTY = {
 
 /** `{id}` (the pass) and `{automationId}` in an automation's path. */
 export class AutomationPathParams {
-  @ApiProperty({ pattern: ID_PATTERN.source })
-  @IsString()
-  @Matches(ID_PATTERN, ID_MESSAGE)
-  @MaxLength(64)
+  @PathId()
   id!: string;
 
-  @ApiProperty({ pattern: ID_PATTERN.source })
-  @IsString()
-  @Matches(ID_PATTERN, ID_MESSAGE)
-  @MaxLength(64)
+  @PathId()
   automationId!: string;
 }
 

@@ -1,4 +1,4 @@
-import { ID_PATTERN, NestedObject, NotEmpty, ReadOnly, Required } from '@app/core';
+import { ID_PATTERN, NestedObject, NotEmpty, ReadOnly, Required, ID_MESSAGE } from '@app/core';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
@@ -59,7 +59,7 @@ export class FileRefDto {
   @IsString()
   @NotEmpty()
   @MaxLength(64)
-  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
+  @Matches(ID_PATTERN, ID_MESSAGE)
   fileKey!: string;
 
   @ReadOnly() fileName?: unknown;

@@ -1,6 +1,6 @@
 import { ISO_DATE_TIME_MESSAGE, isIsoDateTime } from './iso-date-time';
 import { applyDecorators, ValidationError, ValidationPipe } from '@nestjs/common';
-import { ApiHideProperty } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   Allow,
@@ -193,7 +193,26 @@ export function createValidationPipe(): ValidationPipe {
  */
 export const ReadOnly = (): PropertyDecorator => applyDecorators(Allow(), ApiHideProperty());
 
-const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
+/** The message of every id check: what an id must look like. */
+export const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
+
+/**
+ * An id in a path (`{id}`, `{holderId}`, …): a string of the spec's id pattern, at most 64
+ * characters, documented with its pattern and, if given, an example.
+ */
+export const PathId = (example?: string): PropertyDecorator =>
+  // Listed in the order stacked decorators apply (bottom first), so the checks and their
+  // messages come in the order every path parameter has always given them.
+  applyDecorators(
+    MaxLength(64),
+    Matches(ID_PATTERN, ID_MESSAGE),
+    IsString(),
+    ApiProperty(
+      example === undefined
+        ? { pattern: ID_PATTERN.source }
+        : { pattern: ID_PATTERN.source, example },
+    ),
+  );
 
 /** An optional id in a query string: the spec's id pattern, at most 64 characters. */
 export const QueryId = (): PropertyDecorator =>

@@ -1,4 +1,12 @@
-import { ID_PATTERN, NestedObject, NotEmpty, ReadOnly, Required } from '@app/core';
+import {
+  ID_PATTERN,
+  NestedObject,
+  NotEmpty,
+  PathId,
+  ReadOnly,
+  Required,
+  ID_MESSAGE,
+} from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsBoolean,
@@ -11,16 +19,12 @@ import {
   Min,
 } from 'class-validator';
 
-const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 /** JSON numbers only: `"12"` is refused (the global pipe does no implicit conversion). */
 const FINITE = { allowNaN: false, allowInfinity: false };
 
 /** `{locationId}` in a path, checked against the spec's id pattern. */
 export class LocationIdParam {
-  @ApiProperty({ pattern: ID_PATTERN.source, example: '019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b' })
-  @IsString()
-  @Matches(ID_PATTERN, ID_MESSAGE)
-  @MaxLength(64)
+  @PathId('019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b')
   locationId!: string;
 }
 

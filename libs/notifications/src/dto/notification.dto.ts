@@ -6,6 +6,7 @@ import {
   QueryBoolean,
   ReadOnly,
   Required,
+  ID_MESSAGE,
 } from '@app/core';
 import { AUDIENCE_PROPERTY } from '@app/audiences';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
@@ -33,7 +34,6 @@ import {
   type RequestableStatus,
 } from '../entities/notification.entity';
 
-const ID_MESSAGE = { message: `must match ${ID_PATTERN.source}` };
 const ISO_MESSAGE = { message: 'must be an ISO 8601 date-time with a time zone' };
 /** Long enough for a lock-screen or back-of-pass message, short enough for both wallets. */
 export const MAX_MESSAGE_LENGTH = 1000;

@@ -1,4 +1,12 @@
-import { ID_PATTERN, NestedObject, NestedObjects, NotEmpty, ReadOnly, Required } from '@app/core';
+import {
+  ID_PATTERN,
+  NestedObject,
+  NestedObjects,
+  NotEmpty,
+  ReadOnly,
+  Required,
+  ID_MESSAGE,
+} from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PASS_STATUSES, type PassStatus } from '../entities/pass.entity';
@@ -13,7 +21,7 @@ export class AccountRefDto {
   @ApiProperty({ description: 'An account of this workspace (GET /v1/accounts)' })
   @Required()
   @IsString()
-  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
+  @Matches(ID_PATTERN, ID_MESSAGE)
   @MaxLength(64)
   id!: string;
 

@@ -1,4 +1,4 @@
-import { ID_PATTERN } from '@app/core';
+import { ID_PATTERN, ID_MESSAGE } from '@app/core';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { DeliverySummary } from '../delivery.service';
@@ -7,7 +7,7 @@ export class DeliveryQuery {
   @ApiPropertyOptional({ description: "Only this holder's devices (their personal copy)" })
   @IsOptional()
   @IsString()
-  @Matches(ID_PATTERN, { message: `must match ${ID_PATTERN.source}` })
+  @Matches(ID_PATTERN, ID_MESSAGE)
   @MaxLength(64)
   holderId?: string;
 }
